@@ -1,0 +1,128 @@
+/**
+ * Seen-test and frontier benchmark: pushes synthetic discovered URLs through the same
+ * admission path the engine uses (canonicalise, fingerprint, CLOCK cache, unique index,
+ * frontier insert), one transaction per simulated page, and reports URLs/s and the
+ * database bytes per stored URL. Targets: ≥ 50,000 URLs/s and < 200 bytes per URL.
+ *
+ *   npm run bench:seen [-- --urls 1000000 --runs 3]
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UrlAdmission } from '../crawler/engine/url-admission.ts';
+import { bfsStrategy } from '../crawler/ordering/bfs.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../crawler/settings.ts';
+import { openCollection } from '../crawler/store/database.ts';
+import { HostStore } from '../crawler/store/host-store.ts';
+import { UrlStore } from '../crawler/store/url-store.ts';
+import { createScope } from '../crawler/url/scope.ts';
+
+const { values } = parseArgs({ options: { urls: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } } });
+const DISTINCT = Number(values.urls ?? 1_000_000);
+const RUNS = Number(values.runs ?? 3);
+const LINKS_PER_PAGE = 60;
+/** Broder et al. saw ~30% of a page's links repeat ones seen shortly before. */
+const REPEAT_SHARE = 0.3;
+const HOSTS = 1000;
+
+/** A deterministic generator, so every run sees the same URLs. */
+function* discoveredUrls(distinct: number): Generator<string[]> {
+  let seed = 12345;
+  const rand = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  let made = 0;
+  const recent: string[] = [];
+  while (made < distinct) {
+    const page: string[] = [];
+    for (let i = 0; i < LINKS_PER_PAGE && made < distinct; i++) {
+      if (recent.length > 0 && rand() < REPEAT_SHARE) {
+        page.push(recent[Math.floor(rand() * recent.length)] as string);
+        continue;
+      }
+      const host = Math.floor(rand() * HOSTS);
+      const url = `https://www.site${host}.example/section-${made % 97}/article/${made}.html?ref=${made % 13}`;
+      made++;
+      page.push(url);
+      if (recent.length < 5000) recent.push(url);
+      else recent[Math.floor(rand() * recent.length)] = url;
+    }
+    yield page;
+  }
+}
+
+interface RunResult {
+  admitted: number;
+  distinct: number;
+  seconds: number;
+  urlsPerSecond: number;
+  bytesPerUrl: number;
+  cacheHitRate: number;
+}
+
+function runOnce(): RunResult {
+  const dir = mkdtempSync(join(tmpdir(), 'forager-seen-'));
+  const path = join(dir, 'seen.db');
+  try {
+    const db = openCollection(path, { create: true });
+    const settings: CrawlSettings = { ...DEFAULT_SETTINGS, query: 'bench', seeds: ['https://www.site0.example/'], scope: 'any' };
+    const urls = new UrlStore(db);
+    const admission = new UrlAdmission(
+      settings,
+      { urls, hosts: new HostStore(db) },
+      createScope('any', settings.seeds),
+      bfsStrategy,
+      { robotsBlockReason: () => null, queued: () => undefined },
+      65_536,
+    );
+    const admitPage = db.transaction((page: string[], parentId: number) => {
+      for (const url of page) admission.admit(url, url, { depth: 1, parentId, redirects: 0, anchor: '', isSeed: false });
+    });
+    let admitted = 0;
+    let pageNo = 0;
+    const started = process.hrtime.bigint();
+    for (const page of discoveredUrls(DISTINCT)) {
+      admitPage(page, ++pageNo);
+      admitted += page.length;
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const distinct = db.prepare('SELECT count(*) FROM urls').pluck().get() as number;
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = statSync(path).size;
+    return { admitted, distinct, seconds, urlsPerSecond: admitted / seconds, bytesPerUrl: bytes / distinct, cacheHitRate: admission.cache.hitRate };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+const results: RunResult[] = [];
+for (let r = 0; r < RUNS; r++) {
+  const res = runOnce();
+  results.push(res);
+  if (!values.json) {
+    console.log(`run ${r + 1}: ${res.admitted} discovered (${res.distinct} distinct) in ${res.seconds.toFixed(2)} s = ${Math.round(res.urlsPerSecond)} URLs/s, ${res.bytesPerUrl.toFixed(1)} B/URL, cache hit ${(res.cacheHitRate * 100).toFixed(1)}%`);
+  }
+}
+const summary = {
+  runs: RUNS,
+  distinctUrls: results[0]?.distinct ?? 0,
+  discoveredUrls: results[0]?.admitted ?? 0,
+  medianUrlsPerSecond: Math.round(median(results.map((r) => r.urlsPerSecond))),
+  medianBytesPerUrl: Number(median(results.map((r) => r.bytesPerUrl)).toFixed(1)),
+  medianCacheHitRate: Number(median(results.map((r) => r.cacheHitRate)).toFixed(3)),
+};
+if (values.json) {
+  console.log(JSON.stringify(summary));
+} else {
+  console.log(`median: ${summary.medianUrlsPerSecond} URLs/s (target ≥ 50,000: ${summary.medianUrlsPerSecond >= 50_000 ? 'PASS' : 'MISS'}), ` +
+    `${summary.medianBytesPerUrl} bytes/URL (target < 200: ${summary.medianBytesPerUrl < 200 ? 'PASS' : 'MISS'})`);
+}

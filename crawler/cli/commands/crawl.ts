@@ -1,0 +1,161 @@
+import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
+import type { CrawlStats } from '../../engine/stats.ts';
+import { UsageError } from '../../errors.ts';
+import { createStrategy } from '../../ordering/registry.ts';
+import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
+import { openCollection, type Db } from '../../store/database.ts';
+import { loadSettings, saveSettings } from '../../store/settings-store.ts';
+import { canonicalize } from '../../url/canonical.ts';
+import { integerOption, numberOption, parseCommandArgs, requireOption } from '../args.ts';
+import { ProgressBar } from '../progress.ts';
+
+const CRAWL_OPTIONS = {
+  db: { type: 'string' },
+  query: { type: 'string' },
+  seed: { type: 'string', multiple: true },
+  'max-pages': { type: 'string' },
+  strategy: { type: 'string' },
+  'delay-ms': { type: 'string' },
+  'delay-factor': { type: 'string' },
+  'max-crawl-delay-ms': { type: 'string' },
+  concurrency: { type: 'string' },
+  scope: { type: 'string' },
+  'allow-private': { type: 'boolean' },
+  'user-agent': { type: 'string' },
+  'max-depth': { type: 'string' },
+  'max-pages-per-host': { type: 'string' },
+  'robots-retry-ms': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+type CrawlFlags = ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values'];
+
+function canonicalSeeds(seeds: readonly string[]): string[] {
+  return seeds.map((seed) => {
+    try {
+      return canonicalize(seed);
+    } catch (err) {
+      throw new UsageError(`invalid seed URL "${seed}": ${err instanceof Error ? err.message : String(err)}`, { seed });
+    }
+  });
+}
+
+/** Settings named on the command line, laid over the stored or default ones. */
+function applyFlags(base: CrawlSettings, f: CrawlFlags): CrawlSettings {
+  const s: CrawlSettings = { ...base };
+  const timeout = integerOption('timeout-ms', f['timeout-ms']);
+  s.maxPages = integerOption('max-pages', f['max-pages']) ?? s.maxPages;
+  s.strategy = f.strategy ?? s.strategy;
+  s.delayMs = integerOption('delay-ms', f['delay-ms']) ?? s.delayMs;
+  s.delayFactor = numberOption('delay-factor', f['delay-factor']) ?? s.delayFactor;
+  s.maxCrawlDelayMs = integerOption('max-crawl-delay-ms', f['max-crawl-delay-ms']) ?? s.maxCrawlDelayMs;
+  s.concurrency = integerOption('concurrency', f.concurrency) ?? s.concurrency;
+  s.scope = (f.scope as ScopeMode | undefined) ?? s.scope;
+  s.allowPrivate = f['allow-private'] ?? s.allowPrivate;
+  s.userAgent = f['user-agent'] ?? s.userAgent;
+  s.maxDepth = integerOption('max-depth', f['max-depth']) ?? s.maxDepth;
+  s.maxPagesPerHost = integerOption('max-pages-per-host', f['max-pages-per-host']) ?? s.maxPagesPerHost;
+  s.robotsRetryMs = integerOption('robots-retry-ms', f['robots-retry-ms']) ?? s.robotsRetryMs;
+  if (timeout !== undefined) {
+    s.connectTimeoutMs = s.headersTimeoutMs = s.bodyIdleTimeoutMs = timeout;
+    s.totalTimeoutMs = Math.max(timeout, s.totalTimeoutMs);
+  }
+  createStrategy(s.strategy);
+  return validateSettings(s);
+}
+
+function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
+  const stored = loadSettings(db);
+  const seeds = canonicalSeeds(f.seed ?? []);
+  if (stored === undefined) {
+    const query = requireOption('crawl', 'query', f.query);
+    if (seeds.length === 0) throw new UsageError('crawl: at least one --seed URL is required', { option: 'seed' });
+    return applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, f);
+  }
+  if (f.query !== undefined && f.query !== stored.query) {
+    throw new UsageError(`this collection was made for the query "${stored.query}"; use a new --db for "${f.query}"`, { stored: stored.query });
+  }
+  return applyFlags({ ...stored, seeds: [...new Set([...stored.seeds, ...seeds])] }, f);
+}
+
+export async function crawlCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('crawl', argv, CRAWL_OPTIONS);
+  const dbPath = requireOption('crawl', 'db', values.db);
+  const db = openCollection(dbPath, { create: true });
+  try {
+    const settings = settingsForCrawl(db, values);
+    saveSettings(db, settings);
+    return await runEngine(db, dbPath, settings, values.json ?? false);
+  } finally {
+    db.close();
+  }
+}
+
+const RESUME_OPTIONS = {
+  db: { type: 'string' },
+  'max-pages': { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export async function resumeCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('resume', argv, RESUME_OPTIONS);
+  const dbPath = requireOption('resume', 'db', values.db);
+  const db = openCollection(dbPath, { create: false });
+  try {
+    const stored = loadSettings(db);
+    if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
+    const settings = validateSettings({ ...stored, maxPages: integerOption('max-pages', values['max-pages']) ?? stored.maxPages });
+    saveSettings(db, settings);
+    return await runEngine(db, dbPath, settings, values.json ?? false);
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM. */
+async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: boolean): Promise<number> {
+  const engine = new CrawlEngine(db, settings);
+  let signals = 0;
+  const onSignal = (): void => {
+    signals++;
+    if (signals === 1) engine.stop();
+    else engine.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const progress = !json && process.stderr.isTTY ? new ProgressBar(process.stderr, settings.maxPages) : undefined;
+  progress?.start(() => engine.stats());
+  let outcome: RunOutcome;
+  try {
+    outcome = await engine.run();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const stats = engine.stats();
+  progress?.stop(stats);
+  report(dbPath, outcome, stats, json);
+  return 0;
+}
+
+const OUTCOME_WORDS: Record<RunOutcome, string> = {
+  budget: 'page budget reached',
+  exhausted: 'frontier empty: nothing left to fetch in scope',
+  stopped: 'paused',
+};
+
+function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: boolean): void {
+  if (json) {
+    const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+    process.stdout.write(`${JSON.stringify({ outcome, ...stats, peakRssBytes })}\n`);
+    return;
+  }
+  const lines = [
+    `${OUTCOME_WORDS[outcome]}.`,
+    `fetched ${stats.fetched}, queued ${stats.queued}, failed ${stats.failed}, robots-blocked ${stats.robotsBlocked}, skipped ${stats.skipped}`,
+    `${stats.pagesPerSecond.toFixed(1)} pages/s, seen-cache hit rate ${(stats.seenCacheHitRate * 100).toFixed(1)}%`,
+  ];
+  if (outcome !== 'exhausted' && stats.queued > 0) lines.push(`continue with: forager resume --db ${dbPath}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

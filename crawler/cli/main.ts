@@ -1,0 +1,50 @@
+import { ForagerError, UsageError } from '../errors.ts';
+import { canonCommand, robotsCommand } from './commands/diagnose.ts';
+import { crawlCommand, resumeCommand } from './commands/crawl.ts';
+import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
+
+type Command = (argv: string[]) => number | Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  crawl: crawlCommand,
+  resume: resumeCommand,
+  stats: statsCommand,
+  pages: pagesCommand,
+  search: searchCommand,
+  robots: robotsCommand,
+  canon: canonCommand,
+};
+
+const USAGE = `usage: forager <command> [options]
+
+  crawl   --db FILE --query TEXT --seed URL [--seed URL…] [--max-pages N] [--strategy bfs]
+          [--delay-ms N] [--delay-factor K] [--concurrency N] [--scope hosts|domains|any]
+          [--allow-private] [--user-agent UA] [--max-depth N] [--max-pages-per-host N] [--json]
+  resume  --db FILE [--max-pages N] [--json]
+  stats   --db FILE [--json]
+  pages   --db FILE [--json]
+  search  --db FILE [--json] [--limit N] WORDS…
+  robots  --robots-file FILE --agent NAME [--explain] URL
+  canon   [--base URL] URL
+`;
+
+/** Runs one CLI command and returns the exit code. Every expected failure is one line on stderr. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (command === undefined) throw new UsageError(`unknown command "${name}"; run forager --help`, { command: name });
+    return await command(rest);
+  } catch (err) {
+    if (err instanceof ForagerError) {
+      process.stderr.write(`forager: ${err.message}\n`);
+      return err instanceof UsageError ? 2 : 1;
+    }
+    process.stderr.write(`forager: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}

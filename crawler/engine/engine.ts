@@ -1,0 +1,351 @@
+import { EventEmitter } from 'node:events';
+import { FetchError } from '../errors.ts';
+import { HostScheduler } from '../frontier/host-scheduler.ts';
+import { politeWaitMs, retryBackoffMs } from '../frontier/politeness.ts';
+import { createStrategy } from '../ordering/registry.ts';
+import { productToken } from '../robots/index.ts';
+import type { CrawlSettings } from '../settings.ts';
+import type { Db } from '../store/database.ts';
+import { HostStore } from '../store/host-store.ts';
+import { PageStore } from '../store/page-store.ts';
+import { RunStore } from '../store/run-store.ts';
+import { UrlState } from '../store/url-state.ts';
+import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
+import { createScope } from '../url/scope.ts';
+import type { HostState } from './host-state.ts';
+import { HttpClient } from './http-client.ts';
+import { PageRecorder, type RecordedPage } from './page-recorder.ts';
+import { RobotsGate } from './robots-gate.ts';
+import { collectionStats, type CrawlStats } from './stats.ts';
+import { UrlAdmission } from './url-admission.ts';
+
+export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
+
+export interface EngineOptions {
+  /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
+  seenCacheSize?: number;
+}
+
+export interface PageEvent extends RecordedPage {
+  url: string;
+  depth: number;
+}
+
+export interface FailureEvent {
+  url: string;
+  reason: string;
+  willRetry: boolean;
+}
+
+/** Events: 'page' (PageEvent), 'failure' (FailureEvent), 'blocked' ({url, reason}), 'state' ('running'|'paused'). */
+export class CrawlEngine extends EventEmitter {
+  readonly settings: CrawlSettings;
+  readonly #db: Db;
+  readonly #urls: UrlStore;
+  readonly #hostStore: HostStore;
+  readonly #hosts = new Map<number, HostState>();
+  readonly #scheduler: HostScheduler<HostState>;
+  readonly #robots: RobotsGate;
+  readonly #admission: UrlAdmission;
+  readonly #recorder: PageRecorder;
+  readonly #http: HttpClient;
+  readonly #tasks = new Set<Promise<void>>();
+  readonly #abort = new AbortController();
+  #run: RunStore | undefined;
+  #startedAt = 0;
+  #pagesThisRun = 0;
+  #bytesThisRun = 0;
+  #pageTasks = 0;
+  #stored: CrawlStats;
+  #paused = false;
+  #stopping = false;
+  #wake: (() => void) | undefined;
+
+  constructor(db: Db, settings: CrawlSettings, options: EngineOptions = {}) {
+    super();
+    this.settings = settings;
+    this.#db = db;
+    this.#urls = new UrlStore(db);
+    this.#hostStore = new HostStore(db);
+    const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
+    this.#http = new HttpClient(settings, { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts });
+    this.#robots = new RobotsGate(settings, this.#hostStore, (origin) => this.#http.fetchRobots(origin, this.#abort.signal));
+    this.#scheduler = new HostScheduler<HostState>((host) => this.#urls.nextQueued(host.id));
+    this.#admission = new UrlAdmission(
+      settings,
+      { urls: this.#urls, hosts: this.#hostStore },
+      createScope(settings.scope, settings.seeds),
+      createStrategy(settings.strategy),
+      {
+        robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#host(hostId, origin), url),
+        queued: (hostId, origin) => {
+          const host = this.#host(hostId, origin);
+          host.queued++;
+          this.#scheduler.offer(host);
+        },
+      },
+      options.seenCacheSize ?? 65_536,
+    );
+    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, productToken(settings.userAgent), settings.maxLinksPerPage);
+    this.#stored = collectionStats(db);
+  }
+
+  /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
+  async run(): Promise<RunOutcome> {
+    this.#startedAt = Date.now();
+    this.#run = new RunStore(this.#db, this.#startedAt);
+    this.#prepareFrontier();
+    let outcome: RunOutcome = 'stopped';
+    try {
+      for (;;) {
+        if (this.#stopping) break;
+        const wakeAt = this.#paused ? undefined : this.#dispatch();
+        if (this.#tasks.size === 0 && !this.#paused) {
+          if (this.#budgetLeft() <= 0) {
+            outcome = 'budget';
+            break;
+          }
+          if (wakeAt === undefined) {
+            outcome = 'exhausted';
+            break;
+          }
+        }
+        await this.#sleep(wakeAt);
+      }
+      await Promise.allSettled([...this.#tasks]);
+    } finally {
+      this.#saveRunCounters();
+      this.#run.finish(outcome);
+      await this.#http.close();
+    }
+    return outcome;
+  }
+
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    this.emit('state', 'paused');
+    this.#wake?.();
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.emit('state', 'running');
+    this.#wake?.();
+  }
+
+  /** Stops dispatching; requests in flight finish and are stored, then run() returns. */
+  stop(): void {
+    this.#stopping = true;
+    this.#wake?.();
+  }
+
+  /** Like stop(), but also cancels requests in flight: they stay queued for the next run. */
+  abort(): void {
+    this.#abort.abort();
+    this.stop();
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Live figures for this run, on top of what the collection held when it started. */
+  stats(): CrawlStats {
+    const live = collectionStats(this.#db);
+    const elapsedMs = this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt;
+    return {
+      ...live,
+      inflight: this.#pageTasks,
+      seenCacheHitRate: this.#admission.cache.hitRate,
+      pagesPerSecond: elapsedMs === 0 ? 0 : (this.#pagesThisRun * 1000) / elapsedMs,
+      bytesFetched: this.#bytesThisRun,
+      elapsedMs,
+    };
+  }
+
+  #host(hostId: number, origin: string): HostState {
+    let host = this.#hosts.get(hostId);
+    if (host === undefined) {
+      host = { id: hostId, origin, queued: 0, inflight: false, nextAllowedAt: 0, scheduled: false, robots: { kind: 'unknown' }, pagesFetched: 0, lastResponseMs: 0 };
+      this.#hosts.set(hostId, host);
+    }
+    return host;
+  }
+
+  /** Loads hosts and queued counts, puts URLs that were in flight at a crash back in the queue, and admits the seeds. */
+  #prepareFrontier(): void {
+    this.#db.transaction(() => {
+      this.#urls.resetInflight();
+      for (const row of this.#hostStore.all()) {
+        const host = this.#host(row.id, row.origin);
+        host.robots = this.#robots.restore(row);
+        host.pagesFetched = row.pagesFetched;
+      }
+      for (const [hostId, n] of this.#urls.queuedCountsByHost()) {
+        const host = this.#hosts.get(hostId);
+        if (host !== undefined) host.queued = n;
+      }
+      for (const seed of this.settings.seeds) {
+        this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', isSeed: true });
+      }
+    })();
+    this.#stored = collectionStats(this.#db);
+    for (const host of this.#hosts.values()) this.#scheduler.offer(host);
+  }
+
+  #budgetLeft(): number {
+    return this.settings.maxPages - this.#stored.fetched - this.#pagesThisRun - this.#pageTasks;
+  }
+
+  /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
+  #dispatch(): number | undefined {
+    const now = Date.now();
+    while (this.#tasks.size < this.settings.concurrency && this.#budgetLeft() > 0) {
+      const next = this.#scheduler.next(now);
+      if (next.kind === 'idle') return undefined;
+      if (next.kind === 'wait') return next.until;
+      this.#track(this.#serveHost(next.host));
+    }
+    // Budget spent or all slots busy: a finishing task wakes the loop.
+    return this.#scheduler.waitingCount + this.#scheduler.readyCount > 0 ? Number.POSITIVE_INFINITY : undefined;
+  }
+
+  #track(task: Promise<void>): void {
+    this.#tasks.add(task);
+    void task.finally(() => {
+      this.#tasks.delete(task);
+      this.#wake?.();
+    });
+  }
+
+  #sleep(until: number | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      this.#wake = () => {
+        if (timer !== undefined) clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      if (until !== undefined && Number.isFinite(until)) timer = setTimeout(() => this.#wake?.(), Math.max(0, until - Date.now()));
+    });
+  }
+
+  /**
+   * One turn of a host: fetch its robots.txt if due, else its best URL. The host is
+   * released as soon as the response is in, so its next request can be scheduled while
+   * this page is parsed and stored.
+   */
+  async #serveHost(host: HostState): Promise<void> {
+    host.inflight = true;
+    let released = false;
+    const release = (responseMs: number, backoffMs = 0): void => {
+      if (released) return;
+      released = true;
+      host.inflight = false;
+      const wait = politeWaitMs(this.settings, responseMs, this.#robots.crawlDelaySeconds(host));
+      host.nextAllowedAt = Date.now() + Math.max(wait, backoffMs);
+      this.#scheduler.offer(host);
+      this.#wake?.();
+    };
+    try {
+      if (this.#robots.needsFetch(host, Date.now())) {
+        const responseMs = await this.#robots.refresh(host);
+        if (this.#robots.givenUp(host)) this.#closeHost(host, UrlState.robotsBlocked, 'robots:unavailable');
+        release(responseMs);
+        return;
+      }
+      const task = this.#takeUrl(host);
+      if (task !== undefined) await this.#fetchAndRecord(host, task, release);
+    } finally {
+      release(0);
+    }
+  }
+
+  /** The host's best queued URL that robots.txt and the host budget allow; the others are recorded and passed over. */
+  #takeUrl(host: HostState): QueuedUrl | undefined {
+    for (;;) {
+      const task = this.#urls.nextQueued(host.id);
+      if (task === undefined) {
+        host.queued = 0;
+        return undefined;
+      }
+      host.queued--;
+      if (this.settings.maxPagesPerHost > 0 && host.pagesFetched >= this.settings.maxPagesPerHost) {
+        this.#urls.setState(task.id, UrlState.skipped, 'host-budget');
+        this.#closeHost(host, UrlState.skipped, 'host-budget');
+        return undefined;
+      }
+      const blocked = this.#robots.blockReason(host, task.url);
+      if (blocked === null) {
+        this.#urls.setState(task.id, UrlState.inflight);
+        return task;
+      }
+      this.#urls.setState(task.id, UrlState.robotsBlocked, blocked);
+      this.emit('blocked', { url: task.url, reason: blocked });
+    }
+  }
+
+  #closeHost(host: HostState, state: typeof UrlState.robotsBlocked | typeof UrlState.skipped, reason: string): void {
+    this.#urls.closeQueuedOfHost(host.id, state, reason);
+    host.queued = 0;
+  }
+
+  async #fetchAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
+    this.#pageTasks++;
+    const started = Date.now();
+    try {
+      const result = await this.#http.fetchPage(task.url, this.#abort.signal);
+      const retryable = result.status >= 500 || result.status === 429;
+      if (retryable && task.attempts < this.settings.maxRetries) {
+        this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release);
+        return;
+      }
+      release(result.timings.totalMs);
+      host.pagesFetched++;
+      const afterWrite = (): void => {
+        this.#hostStore.countPageFetched(host.id);
+        this.#pagesThisRun++;
+        this.#bytesThisRun += result.bytesReceived;
+        this.#saveRunCounters();
+      };
+      const recorded = await this.#recorder.record(task, result, afterWrite, retryable ? `http:${result.status}` : null);
+      this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
+    } catch (err) {
+      const responseMs = Date.now() - started;
+      if (this.#abort.signal.aborted) {
+        this.#urls.setState(task.id, UrlState.queued);
+        host.queued++;
+        release(responseMs);
+        return;
+      }
+      const reason = err instanceof FetchError ? err.reason : `error:${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
+        this.#retry(host, task, reason, responseMs, release);
+        return;
+      }
+      this.#urls.setState(task.id, UrlState.failed, reason);
+      release(responseMs);
+      this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
+    } finally {
+      this.#pageTasks--;
+    }
+  }
+
+  #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void): void {
+    this.#urls.requeueAfterFailure(task.id, reason);
+    host.queued++;
+    release(responseMs, retryBackoffMs(this.settings, task.attempts + 1));
+    this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
+  }
+
+  #saveRunCounters(): void {
+    this.#run?.update(Date.now(), {
+      pages: this.#pagesThisRun,
+      bytes: this.#bytesThisRun,
+      seenLookups: this.#admission.cache.lookups,
+      seenHits: this.#admission.cache.hits,
+    });
+  }
+}

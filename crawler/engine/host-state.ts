@@ -1,0 +1,26 @@
+import type { SchedulableHost } from '../frontier/host-scheduler.ts';
+import type { RobotsFile } from '../robots/index.ts';
+
+/** What robots.txt currently says for a host. */
+export type RobotsVerdict =
+  | { kind: 'unknown' }
+  | { kind: 'rules'; robots: RobotsFile; fetchedAt: number }
+  | { kind: 'allow-all'; fetchedAt: number }
+  | { kind: 'disallow-all'; fetchedAt: number; failures: number };
+
+/** In-memory state of one origin during a run. The hosts table holds what must survive a restart. */
+export interface HostState extends SchedulableHost {
+  readonly origin: string;
+  robots: RobotsVerdict;
+  pagesFetched: number;
+  lastResponseMs: number;
+}
+
+/** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */
+export const ROBOTS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export function robotsNeedsFetch(host: HostState, now: number): boolean {
+  const r = host.robots;
+  if (r.kind === 'unknown') return true;
+  return now - r.fetchedAt >= ROBOTS_MAX_AGE_MS;
+}

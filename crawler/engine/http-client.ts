@@ -1,0 +1,65 @@
+import type { Agent } from 'undici';
+import { FetchError } from '../errors.ts';
+import { createDispatcher } from '../net/dispatcher.ts';
+import { fetchPage, type FetchOptions, type FetchResult } from '../net/fetch-page.ts';
+import type { SsrfPolicy } from '../net/ssrf-guard.ts';
+import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
+import type { CrawlSettings } from '../settings.ts';
+import type { RobotsFetchOutcome } from './robots-gate.ts';
+
+/** RFC 9309 §2.3.1.2: follow at least five redirects for robots.txt. */
+const ROBOTS_MAX_REDIRECTS = 5;
+/** Large enough that the parser sees its 512 KiB; a bigger file is cut rather than refused. */
+const ROBOTS_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the two kinds of fetch. */
+export class HttpClient {
+  readonly #dispatcher: Agent;
+  readonly #pageOptions: FetchOptions;
+  readonly #robotsOptions: FetchOptions;
+
+  constructor(settings: CrawlSettings, policy: SsrfPolicy) {
+    this.#dispatcher = createDispatcher({ policy, connectTimeoutMs: settings.connectTimeoutMs });
+    const common = {
+      dispatcher: this.#dispatcher,
+      userAgent: settings.userAgent,
+      headersTimeoutMs: settings.headersTimeoutMs,
+      bodyIdleTimeoutMs: settings.bodyIdleTimeoutMs,
+      totalTimeoutMs: settings.totalTimeoutMs,
+      maxDecodedBytes: settings.maxDecodedBytes,
+    };
+    this.#pageOptions = {
+      ...common,
+      maxBodyBytes: settings.maxBodyBytes,
+      // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
+      acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
+    };
+    this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, accept: 'text/plain,*/*;q=0.5' };
+  }
+
+  fetchPage(url: string, signal: AbortSignal): Promise<FetchResult> {
+    return fetchPage(url, this.#pageOptions, signal);
+  }
+
+  /** Fetches origin/robots.txt, following redirects (each hop passes the SSRF guard at connect time). Never throws. */
+  async fetchRobots(origin: string, signal: AbortSignal): Promise<RobotsFetchOutcome> {
+    const started = Date.now();
+    let url = `${origin}/robots.txt`;
+    try {
+      for (let hop = 0; ; hop++) {
+        const result = await fetchPage(url, this.#robotsOptions, signal);
+        const isRedirect = result.status >= 300 && result.status < 400 && result.location !== undefined;
+        if (!isRedirect || hop === ROBOTS_MAX_REDIRECTS) {
+          return { kind: 'response', status: result.status, body: result.body, responseMs: Date.now() - started };
+        }
+        url = result.location as string;
+      }
+    } catch (err) {
+      return { kind: 'failure', reason: err instanceof FetchError ? err.reason : 'error', responseMs: Date.now() - started };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#dispatcher.close();
+  }
+}

@@ -1,0 +1,138 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { FetchResult } from '../net/fetch-page.ts';
+import { decodeHtml } from '../parse/charset.ts';
+import { isParseableHtml, parseContentType, sniffLooksBinary } from '../parse/content-type.ts';
+import { effectiveBase, extractHtml, parseRobotsDirectives, type ExtractedPage } from '../parse/extract-html.ts';
+import type { Db } from '../store/database.ts';
+import type { PageStore } from '../store/page-store.ts';
+import { UrlState } from '../store/url-state.ts';
+import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
+import type { UrlAdmission } from './url-admission.ts';
+
+const gzipAsync = promisify(gzip);
+
+export interface RecordedPage {
+  seq: number;
+  status: number;
+  title: string | null;
+  newUrls: number;
+  links: number;
+}
+
+interface Analysis {
+  note: string | null;
+  charset: string | null;
+  page: ExtractedPage | null;
+  noindex: boolean;
+  nofollow: boolean;
+}
+
+/**
+ * Turns one HTTP response into stored rows: the page, its text in the full-text index,
+ * its links (each through the seen test), and the URL's final state, all in one
+ * transaction so that a crash never leaves a page without its links or state.
+ */
+export class PageRecorder {
+  readonly #db: Db;
+  readonly #pages: PageStore;
+  readonly #urls: UrlStore;
+  readonly #admission: UrlAdmission;
+  readonly #agentToken: string;
+  readonly #maxLinks: number;
+
+  constructor(db: Db, stores: { pages: PageStore; urls: UrlStore }, admission: UrlAdmission, agentToken: string, maxLinks: number) {
+    this.#db = db;
+    this.#pages = stores.pages;
+    this.#urls = stores.urls;
+    this.#admission = admission;
+    this.#agentToken = agentToken;
+    this.#maxLinks = maxLinks;
+  }
+
+  /** Stores a response. `finalState` lets the caller record a 5xx that ran out of retries as failed. */
+  async record(task: QueuedUrl, result: FetchResult, afterWrite: () => void, failedReason: string | null = null): Promise<RecordedPage> {
+    const analysis = this.#analyse(task, result);
+    const body = result.body !== undefined && result.body.length > 0 ? await gzipAsync(result.body) : null;
+    return this.#db.transaction((): RecordedPage => {
+      const redirect = this.#redirectTarget(task, result);
+      const seq = this.#pages.insert({
+        urlId: task.id,
+        status: result.status,
+        httpVersion: result.httpVersion ?? null,
+        statusText: result.statusText ?? null,
+        headers: result.rawHeaders,
+        contentType: result.headers['content-type'] ?? null,
+        charset: analysis.charset,
+        body,
+        bodyBytes: result.body?.length ?? 0,
+        wireBytes: result.bytesReceived,
+        title: analysis.page?.title || null,
+        text: analysis.page?.text || null,
+        noindex: analysis.noindex,
+        nofollow: analysis.nofollow,
+        canonical: analysis.page?.canonical ?? null,
+        redirectTo: redirect.id,
+        note: redirect.note ?? analysis.note,
+        startedAt: result.timings.startedAt,
+        fetchedAt: result.timings.startedAt + result.timings.totalMs,
+        responseMs: result.timings.totalMs,
+        remoteAddress: result.remoteAddress ?? null,
+      });
+      const links = analysis.page !== null && !analysis.nofollow ? this.#storeLinks(task, seq, result.url, analysis.page) : { links: 0, newUrls: 0 };
+      if (failedReason !== null) this.#urls.setState(task.id, UrlState.failed, failedReason);
+      else this.#urls.setState(task.id, UrlState.fetched, analysis.note);
+      afterWrite();
+      return { seq, status: result.status, title: analysis.page?.title || null, newUrls: links.newUrls + redirect.newUrls, links: links.links };
+    }).immediate();
+  }
+
+  #analyse(task: QueuedUrl, result: FetchResult): Analysis {
+    const headerRobots = parseRobotsDirectives(result.headers['x-robots-tag'] ?? '', this.#agentToken);
+    const none: Analysis = { note: null, charset: null, page: null, noindex: headerRobots.noindex, nofollow: headerRobots.nofollow };
+    if (result.status < 200 || result.status >= 300) return none;
+    const type = parseContentType(result.headers['content-type']);
+    if (!isParseableHtml(type.mime)) return { ...none, note: `not-html:${type.mime || 'unknown'}` };
+    if (result.body === undefined) return { ...none, note: 'no-body' };
+    if (sniffLooksBinary(result.body)) return { ...none, note: `content-type-mismatch:${type.mime}` };
+    const decoded = decodeHtml(result.body, type.charset);
+    const page = extractHtml(decoded.text, task.url, { maxLinks: this.#maxLinks });
+    return {
+      note: page.linksDropped > 0 ? `links-dropped:${page.linksDropped}` : null,
+      charset: decoded.charset,
+      page,
+      noindex: headerRobots.noindex || page.robots.noindex,
+      nofollow: headerRobots.nofollow || page.robots.nofollow,
+    };
+  }
+
+  #redirectTarget(task: QueuedUrl, result: FetchResult): { id: number | null; note: string | null; newUrls: number } {
+    if (result.status < 300 || result.status >= 400 || result.location === undefined) return { id: null, note: null, newUrls: 0 };
+    const target = this.#admission.admit(result.location, task.url, {
+      depth: task.depth, parentId: task.id, redirects: task.redirects + 1, anchor: '', isSeed: false,
+    });
+    if (target === undefined) return { id: null, note: 'redirect:invalid-target', newUrls: 0 };
+    return { id: target.id, note: null, newUrls: target.isNew ? 1 : 0 };
+  }
+
+  #storeLinks(task: QueuedUrl, seq: number, pageUrl: string, page: ExtractedPage): { links: number; newUrls: number } {
+    const base = effectiveBase(pageUrl, page.baseHref);
+    const child = { depth: task.depth + 1, parentId: task.id, redirects: 0, isSeed: false };
+    let links = 0;
+    let newUrls = 0;
+    const extra = [page.metaRefresh?.url, page.canonical].filter((u): u is string => u !== undefined && u !== '');
+    for (const href of extra) {
+      const admitted = this.#admission.admit(href, base, { ...child, anchor: '' });
+      if (admitted?.isNew) newUrls++;
+    }
+    for (const link of page.links) {
+      if (link.nofollow) continue;
+      const admitted = this.#admission.admit(link.href, base, { ...child, anchor: link.anchor });
+      if (admitted === undefined || admitted.id === task.id) continue;
+      if (admitted.isNew) newUrls++;
+      this.#pages.insertLink(seq, { dstId: admitted.id, anchor: link.anchor, contextBefore: link.contextBefore, contextAfter: link.contextAfter });
+      links++;
+    }
+    return { links, newUrls };
+  }
+}

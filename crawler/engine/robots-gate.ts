@@ -1,0 +1,98 @@
+import { crawlDelaySeconds, isAllowed, productToken, robotsPolicyFromStatus } from '../robots/index.ts';
+import type { CrawlSettings } from '../settings.ts';
+import type { HostRow, HostStore } from '../store/host-store.ts';
+import { ROBOTS_MAX_AGE_MS, type HostState, type RobotsVerdict } from './host-state.ts';
+
+/** Outcome of asking an origin for /robots.txt, after following up to 5 redirects. */
+export type RobotsFetchOutcome =
+  | { kind: 'response'; status: number; body: Buffer | undefined; responseMs: number }
+  | { kind: 'failure'; reason: string; responseMs: number };
+
+export type RobotsFetcher = (origin: string) => Promise<RobotsFetchOutcome>;
+
+/** Stored in hosts.robots_status when robots.txt could not be fetched at all. */
+const UNREACHABLE_STATUS = -1;
+
+/**
+ * Applies RFC 9309 per origin: fetch /robots.txt once, cache it (in memory and in the
+ * collection, for at most 24 hours), and answer whether a URL may be fetched.
+ * 2xx: the rules; 4xx: no restrictions; 5xx or unreachable: nothing allowed, retried later.
+ */
+export class RobotsGate {
+  readonly #settings: CrawlSettings;
+  readonly #hosts: HostStore;
+  readonly #fetch: RobotsFetcher;
+  readonly #agent: string;
+
+  constructor(settings: CrawlSettings, hosts: HostStore, fetch: RobotsFetcher) {
+    this.#settings = settings;
+    this.#hosts = hosts;
+    this.#fetch = fetch;
+    this.#agent = productToken(settings.userAgent);
+  }
+
+  /** Rebuilds a host's verdict from what the collection stored in an earlier run. */
+  restore(row: HostRow): RobotsVerdict {
+    if (row.robotsFetchedAt === null || row.robotsStatus === null) return { kind: 'unknown' };
+    return verdictFor(row.robotsStatus, row.robotsBody ?? undefined, row.robotsFetchedAt, row.robotsFailures);
+  }
+
+  needsFetch(host: HostState, now: number): boolean {
+    const r = host.robots;
+    if (r.kind === 'unknown') return true;
+    if (r.kind === 'disallow-all') return now - r.fetchedAt >= this.#settings.robotsRetryMs;
+    return now - r.fetchedAt >= ROBOTS_MAX_AGE_MS;
+  }
+
+  /** True when robots.txt stayed unavailable for as many attempts as the settings allow. */
+  givenUp(host: HostState): boolean {
+    return host.robots.kind === 'disallow-all' && host.robots.failures >= this.#settings.robotsMaxAttempts;
+  }
+
+  /** Fetches robots.txt for the host and records the verdict. Returns the response time for politeness. */
+  async refresh(host: HostState): Promise<number> {
+    const outcome = await this.#fetch(host.origin);
+    const now = Date.now();
+    const previousFailures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
+    const status = outcome.kind === 'response' ? outcome.status : UNREACHABLE_STATUS;
+    const body = outcome.kind === 'response' && status >= 200 && status < 300 ? (outcome.body ?? Buffer.alloc(0)) : undefined;
+    host.robots = verdictFor(status, body, now, previousFailures + 1);
+    const failures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
+    this.#hosts.saveRobots(host.id, status, body ?? null, now, failures);
+    return outcome.responseMs;
+  }
+
+  /** null when the URL may be fetched, or the reason it may not. */
+  blockReason(host: HostState, url: string): string | null {
+    const r = host.robots;
+    switch (r.kind) {
+      case 'unknown':
+      case 'allow-all':
+        return null;
+      case 'disallow-all':
+        return 'robots:unavailable';
+      case 'rules': {
+        const parsed = new URL(url);
+        return isAllowed(r.robots, this.#agent, parsed.pathname + parsed.search) ? null : 'robots:disallowed';
+      }
+    }
+  }
+
+  crawlDelaySeconds(host: HostState): number | undefined {
+    return host.robots.kind === 'rules' ? crawlDelaySeconds(host.robots.robots, this.#agent) : undefined;
+  }
+}
+
+/** `failures` counts unavailable fetches in a row, this one included if it failed. */
+function verdictFor(status: number, body: Buffer | undefined, fetchedAt: number, failures: number): RobotsVerdict {
+  // A network failure is stored as status -1, which the RFC 9309 mapping reads as unreachable.
+  const policy = robotsPolicyFromStatus(status, body);
+  switch (policy.kind) {
+    case 'rules':
+      return { kind: 'rules', robots: policy.robots, fetchedAt };
+    case 'allow-all':
+      return { kind: 'allow-all', fetchedAt };
+    case 'disallow-all':
+      return { kind: 'disallow-all', fetchedAt, failures };
+  }
+}

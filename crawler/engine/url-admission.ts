@@ -1,0 +1,109 @@
+import { ClockCache } from '../frontier/clock-cache.ts';
+import type { OrderingStrategy } from '../ordering/strategy.ts';
+import type { CrawlSettings } from '../settings.ts';
+import type { HostStore } from '../store/host-store.ts';
+import { UrlState, type UrlStateValue } from '../store/url-state.ts';
+import type { UrlStore } from '../store/url-store.ts';
+import { tryCanonicalize } from '../url/canonical.ts';
+import { fingerprint } from '../url/fingerprint.ts';
+import type { Scope } from '../url/scope.ts';
+import { detectTrap } from '../url/traps.ts';
+
+/** Where a discovered link came from. */
+export interface Discovery {
+  depth: number;
+  parentId: number | null;
+  redirects: number;
+  anchor: string;
+  /** Seeds define the scope, so they skip the scope and trap tests. */
+  isSeed: boolean;
+}
+
+/** A URL that passed the seen test: its id, and for a new URL the state it was stored in. */
+export type Admitted = { id: number; isNew: false } | { id: number; isNew: true; state: UrlStateValue };
+
+/** Hooks into the engine: robots verdicts for known hosts, and news of queued URLs. */
+export interface AdmissionHooks {
+  /** A reason to block a URL on a host whose robots.txt is already known, or null. */
+  robotsBlockReason(hostId: number, origin: string, url: string): string | null;
+  queued(hostId: number, origin: string, urlId: number, priority: number): void;
+}
+
+export const MAX_REDIRECTS = 5;
+
+/**
+ * The seen test and the gate into the frontier. Every discovered URL is canonicalised,
+ * fingerprinted and looked up (CLOCK cache first, then the unique index). A new URL is
+ * stored once, either queued or with the reason it will not be fetched.
+ */
+export class UrlAdmission {
+  readonly cache: ClockCache;
+  readonly #settings: CrawlSettings;
+  readonly #urls: UrlStore;
+  readonly #hosts: HostStore;
+  readonly #scope: Scope;
+  readonly #strategy: OrderingStrategy;
+  readonly #hooks: AdmissionHooks;
+  invalid = 0;
+
+  constructor(
+    settings: CrawlSettings,
+    stores: { urls: UrlStore; hosts: HostStore },
+    scope: Scope,
+    strategy: OrderingStrategy,
+    hooks: AdmissionHooks,
+    cacheSize: number,
+  ) {
+    this.#settings = settings;
+    this.#urls = stores.urls;
+    this.#hosts = stores.hosts;
+    this.#scope = scope;
+    this.#strategy = strategy;
+    this.#hooks = hooks;
+    this.cache = new ClockCache(cacheSize);
+  }
+
+  /** Admits one raw link, resolved against base. undefined when it is not a crawlable URL at all. */
+  admit(raw: string, base: string, from: Discovery): Admitted | undefined {
+    const canon = tryCanonicalize(raw, base, { maxLength: this.#settings.maxUrlLength });
+    if (!canon.ok) {
+      this.invalid++;
+      return undefined;
+    }
+    const url = canon.url;
+    const fp = fingerprint(url);
+    const cached = this.cache.get(fp);
+    if (cached !== undefined) return { id: cached, isNew: false };
+    const stored = this.#urls.findIdByFingerprint(fp);
+    if (stored !== undefined) {
+      this.cache.set(fp, stored);
+      return { id: stored, isNew: false };
+    }
+    const parsed = new URL(url);
+    const origin = parsed.origin;
+    const hostId = this.#hosts.idFor(origin);
+    const { state, reason } = this.#classify(parsed, url, hostId, origin, from);
+    const priority = state === UrlState.queued
+      ? this.#strategy.priority({ url, depth: from.depth, parentId: from.parentId, anchor: from.anchor })
+      : 0;
+    const id = this.#urls.insert({
+      fp, url, hostId, depth: from.depth, state, priority, parentId: from.parentId, redirects: from.redirects, reason,
+    });
+    this.cache.set(fp, id);
+    if (state === UrlState.queued) this.#hooks.queued(hostId, origin, id, priority);
+    return { id, isNew: true, state };
+  }
+
+  #classify(parsed: URL, url: string, hostId: number, origin: string, from: Discovery): { state: UrlStateValue; reason: string | null } {
+    if (from.redirects > MAX_REDIRECTS) return { state: UrlState.skipped, reason: 'redirect:too-many' };
+    if (!from.isSeed) {
+      if (!this.#scope.allows(parsed)) return { state: UrlState.skipped, reason: 'scope' };
+      if (from.depth > this.#settings.maxDepth) return { state: UrlState.skipped, reason: 'depth' };
+      const trap = detectTrap(parsed, { maxUrlLength: this.#settings.maxUrlLength });
+      if (trap !== null) return { state: UrlState.skipped, reason: trap };
+    }
+    const blocked = this.#hooks.robotsBlockReason(hostId, origin, url);
+    if (blocked !== null) return { state: UrlState.robotsBlocked, reason: blocked };
+    return { state: UrlState.queued, reason: null };
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Typed errors. Every error Forager raises on purpose is a ForagerError with a
+ * stable `code` (for programs and tests) and a `context` object (for humans and logs).
+ */
+export class ForagerError extends Error {
+  readonly code: string;
+  readonly context: Readonly<Record<string, unknown>>;
+
+  constructor(code: string, message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.context = context;
+  }
+}
+
+/** A URL that cannot be parsed, has a scheme we do not crawl, or is absurd. */
+export class InvalidUrlError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown> = {}) {
+    super('INVALID_URL', message, context);
+  }
+}
+
+/** Wrong command-line arguments or settings supplied by the user. */
+export class UsageError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown> = {}) {
+    super('USAGE', message, context);
+  }
+}
+
+/** A database file that is missing, unreadable, corrupt or not a Forager collection. */
+export class CollectionError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('COLLECTION', message, context, options);
+  }
+}
+
+/**
+ * A fetch that did not produce a usable response. `reason` is a short machine code
+ * (see FetchFailureReason) that the engine records as the URL's failure reason.
+ */
+export class FetchError extends ForagerError {
+  readonly reason: string;
+  readonly retryable: boolean;
+
+  constructor(reason: string, message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown; retryable?: boolean }) {
+    super('FETCH', message, context, options);
+    this.reason = reason;
+    this.retryable = options?.retryable ?? false;
+  }
+}

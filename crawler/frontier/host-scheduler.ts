@@ -1,0 +1,78 @@
+import { Heap } from './heap.ts';
+
+/** The part of a host's state the scheduler reads and writes. */
+export interface SchedulableHost {
+  readonly id: number;
+  /** Queued URLs of this host. */
+  queued: number;
+  /** True while a request to this host is in flight: at most one at a time. */
+  inflight: boolean;
+  /** Epoch ms before which this host must not be asked again. */
+  nextAllowedAt: number;
+  /** True while the host sits in one of the scheduler's heaps. */
+  scheduled: boolean;
+}
+
+export interface HostHead {
+  id: number;
+  priority: number;
+}
+
+interface ReadyEntry<H> {
+  host: H;
+  head: HostHead;
+}
+
+export type NextHost<H> = { kind: 'host'; host: H } | { kind: 'wait'; until: number } | { kind: 'idle' };
+
+/**
+ * Mercator-style host scheduling: a heap of hosts by the time they may next be asked,
+ * and a heap of hosts that may be asked now, ordered by their best queued URL. So the
+ * best URL of a host that may be fetched now goes first, and no host is asked early.
+ */
+export class HostScheduler<H extends SchedulableHost> {
+  readonly #waiting = new Heap<H>((a, b) => a.nextAllowedAt < b.nextAllowedAt);
+  readonly #ready = new Heap<ReadyEntry<H>>(
+    (a, b) => a.head.priority > b.head.priority || (a.head.priority === b.head.priority && a.head.id < b.head.id),
+  );
+  readonly #headOf: (host: H) => HostHead | undefined;
+
+  constructor(headOf: (host: H) => HostHead | undefined) {
+    this.#headOf = headOf;
+  }
+
+  /** Call whenever a host may have become schedulable: new queued URLs, or its request ended. */
+  offer(host: H): void {
+    if (host.scheduled || host.inflight || host.queued <= 0) return;
+    host.scheduled = true;
+    this.#waiting.push(host);
+  }
+
+  /** The host to ask now, or when to look again, or idle when no host has work. */
+  next(now: number): NextHost<H> {
+    for (let top = this.#waiting.peek(); top !== undefined && top.nextAllowedAt <= now; top = this.#waiting.peek()) {
+      this.#waiting.pop();
+      const head = top.queued > 0 ? this.#headOf(top) : undefined;
+      if (head === undefined) {
+        top.scheduled = false;
+        continue;
+      }
+      this.#ready.push({ host: top, head });
+    }
+    const best = this.#ready.pop();
+    if (best !== undefined) {
+      best.host.scheduled = false;
+      return { kind: 'host', host: best.host };
+    }
+    const wake = this.#waiting.peek();
+    return wake === undefined ? { kind: 'idle' } : { kind: 'wait', until: wake.nextAllowedAt };
+  }
+
+  get waitingCount(): number {
+    return this.#waiting.size;
+  }
+
+  get readyCount(): number {
+    return this.#ready.size;
+  }
+}

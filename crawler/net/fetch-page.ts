@@ -1,0 +1,593 @@
+/**
+ * One HTTP GET, hardened against hostile servers. Redirects are never followed: the engine
+ * treats a 3xx Location as a new URL that goes through scope, SSRF, robots and seen checks.
+ * Every failure is a FetchError whose `reason` is a FetchFailureReason.
+ *
+ * Limits and why they exist:
+ * - totalTimeoutMs bounds the whole fetch, so a server trickling a byte every few seconds
+ *   (which never trips the idle body timeout) is still cut off.
+ * - maxBodyBytes bounds the bytes as received; maxDecodedBytes bounds what decompression
+ *   produces and is checked while inflating, so a gzip bomb stops at the limit.
+ */
+import diagnosticsChannel from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
+import { Transform, Writable } from 'node:stream';
+import type { Readable, TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import type { Dispatcher } from 'undici';
+import { FetchError } from '../errors.ts';
+
+export const FETCH_FAILURE_REASONS = [
+  'timeout:connect',
+  'timeout:headers',
+  'timeout:body',
+  'timeout:total',
+  'too-large:body',
+  'too-large:decoded',
+  'too-large:headers',
+  'connection-reset',
+  'connection-refused',
+  'network',
+  'dns',
+  'ssrf:blocked',
+  'tls',
+  'protocol',
+  'bad-encoding',
+  'invalid-request',
+  'aborted',
+] as const;
+
+export type FetchFailureReason = (typeof FETCH_FAILURE_REASONS)[number];
+
+const RETRYABLE_REASONS: ReadonlySet<string> = new Set<FetchFailureReason>([
+  'timeout:connect',
+  'timeout:headers',
+  'timeout:body',
+  'timeout:total',
+  'connection-reset',
+  'connection-refused',
+  'network',
+  'dns',
+]);
+
+export function isRetryableReason(reason: string): boolean {
+  return RETRYABLE_REASONS.has(reason);
+}
+
+export interface FetchOptions {
+  /** From createDispatcher(); it carries the connect timeout, header size limit and SSRF guard. */
+  dispatcher: Dispatcher;
+  userAgent: string;
+  accept?: string;
+  /** From the request being written to the complete response head. */
+  headersTimeoutMs?: number;
+  /** Longest silence between two body chunks. */
+  bodyIdleTimeoutMs?: number;
+  /** The whole fetch, connect included. */
+  totalTimeoutMs?: number;
+  /** Payload bytes as received (before decoding). */
+  maxBodyBytes?: number;
+  /** Bytes produced by content decoding; identity bodies are bounded by maxBodyBytes alone. */
+  maxDecodedBytes?: number;
+  /** Keep the payload exactly as received in `rawBody` (for WARC). */
+  keepRawBody?: boolean;
+  /** Called once the head is in; false means the body is not downloaded. */
+  acceptBody?: (status: number, contentType: string | undefined) => boolean;
+}
+
+export const FETCH_DEFAULTS = {
+  accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  headersTimeoutMs: 15_000,
+  bodyIdleTimeoutMs: 15_000,
+  totalTimeoutMs: 60_000,
+  maxBodyBytes: 10 * 1024 * 1024,
+  // Room for a 10 MiB limit's worth of typical HTML at ~3x compression, still far from a bomb.
+  maxDecodedBytes: 32 * 1024 * 1024,
+} as const;
+
+export interface FetchTimings {
+  /** Epoch ms when the fetch began. */
+  startedAt: number;
+  /** From start to a complete response head (connect included). */
+  headersMs: number;
+  /** From start to the end of the body (or of the skip). */
+  totalMs: number;
+}
+
+export interface FetchResult {
+  /** The URL as passed in. */
+  url: string;
+  status: number;
+  statusText: string;
+  /** Always '1.1': the dispatcher speaks HTTP/1.1 and undici does not report a 1.0 reply. */
+  httpVersion: string;
+  /** Lowercased names; repeated fields joined with ', ' (set-cookie too: use rawHeaders). */
+  headers: Record<string, string>;
+  /** Names and values as received, values decoded as latin1 (byte-preserving). */
+  rawHeaders: [string, string][];
+  contentType?: string;
+  contentEncoding?: string;
+  /** Decoded payload; undefined when skipped. */
+  body?: Buffer;
+  /** Payload as received, only with keepRawBody (the same Buffer as body for identity). */
+  rawBody?: Buffer;
+  bodySkipped: boolean;
+  /** 3xx only: the first Location resolved against `url`; absent when missing or unparsable. */
+  location?: string;
+  timings: FetchTimings;
+  remoteAddress?: string;
+  /** The request line and headers exactly as written to the socket (lines end in CRLF). */
+  requestHeaders?: string;
+  /** Payload bytes read from the network (for a skipped body, those drained for keep-alive). */
+  bytesReceived: number;
+}
+
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+const HTTP_VERSION = '1.1';
+// A skipped body at most this long is drained so the connection can be reused.
+const SKIP_DRAIN_LIMIT = 64 * 1024;
+
+export async function fetchPage(url: string, opts: FetchOptions, signal?: AbortSignal): Promise<FetchResult> {
+  const target = parseHttpUrl(url);
+  if (signal?.aborted === true) throw abortedError(url, signal.reason);
+
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const totalTimeoutMs = opts.totalTimeoutMs ?? FETCH_DEFAULTS.totalTimeoutMs;
+  const maxBodyBytes = opts.maxBodyBytes ?? FETCH_DEFAULTS.maxBodyBytes;
+  // Aborting with the FetchError itself lets the catch report why, whatever undici throws.
+  const controller = new AbortController();
+  const deadline = setTimeout(() => {
+    controller.abort(fetchError('timeout:total', `no complete response within ${totalTimeoutMs} ms`, { url, totalTimeoutMs }));
+  }, totalTimeoutMs);
+  const onCallerAbort = (): void => controller.abort(abortedError(url, signal?.reason));
+  signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+  const path = target.pathname + target.search;
+  const tapKey = target.origin + path;
+  const tap = openTap(tapKey);
+  let body: Readable | undefined;
+  try {
+    const response = await opts.dispatcher.request({
+      origin: target.origin,
+      path,
+      method: 'GET',
+      headers: {
+        'user-agent': opts.userAgent,
+        accept: opts.accept ?? FETCH_DEFAULTS.accept,
+        'accept-encoding': ACCEPT_ENCODING,
+      },
+      signal: controller.signal,
+      headersTimeout: opts.headersTimeoutMs ?? FETCH_DEFAULTS.headersTimeoutMs,
+      bodyTimeout: opts.bodyIdleTimeoutMs ?? FETCH_DEFAULTS.bodyIdleTimeoutMs,
+      responseHeaders: 'raw',
+    });
+    body = response.body;
+    const headersMs = performance.now() - t0;
+    const status = response.statusCode;
+    const head = parseHead(response.headers as unknown as string[], status, url);
+    const contentType = head.headers['content-type'];
+    const contentEncoding = head.headers['content-encoding'];
+    const result: FetchResult = {
+      url,
+      status,
+      statusText: response.statusText,
+      httpVersion: HTTP_VERSION,
+      headers: head.headers,
+      rawHeaders: head.rawHeaders,
+      bodySkipped: false,
+      timings: { startedAt, headersMs, totalMs: 0 },
+      bytesReceived: 0,
+    };
+    if (contentType !== undefined) result.contentType = contentType;
+    if (contentEncoding !== undefined) result.contentEncoding = contentEncoding;
+    if (head.location !== undefined) result.location = head.location;
+
+    const declaredLength = parseContentLength(head.headers['content-length']);
+    if (opts.acceptBody !== undefined && !opts.acceptBody(status, contentType)) {
+      result.bodySkipped = true;
+      result.bytesReceived = await skipBody(response.body, declaredLength, controller.signal);
+    } else {
+      if (declaredLength !== undefined && declaredLength > maxBodyBytes) {
+        throw fetchError('too-large:body', `declared body of ${declaredLength} bytes exceeds ${maxBodyBytes}`, { url, limit: maxBodyBytes, declaredLength });
+      }
+      const codings = parseCodings(contentEncoding, url);
+      const read = await readBody(response.body, codings, maxBodyBytes, opts.maxDecodedBytes ?? FETCH_DEFAULTS.maxDecodedBytes, opts.keepRawBody === true);
+      result.body = read.body;
+      if (read.rawBody !== undefined) result.rawBody = read.rawBody;
+      result.bytesReceived = read.bytesReceived;
+    }
+    if (tap.remoteAddress !== undefined) result.remoteAddress = tap.remoteAddress;
+    if (tap.requestHeaders !== undefined) result.requestHeaders = tap.requestHeaders;
+    result.timings.totalMs = performance.now() - t0;
+    return result;
+  } catch (err) {
+    if (body !== undefined) discard(body);
+    if (controller.signal.aborted) throw controller.signal.reason as FetchError;
+    throw toFetchError(err, url);
+  } finally {
+    clearTimeout(deadline);
+    signal?.removeEventListener('abort', onCallerAbort);
+    closeTap(tapKey, tap);
+  }
+}
+
+function fetchError(reason: FetchFailureReason, message: string, context: Record<string, unknown>, cause?: unknown): FetchError {
+  return new FetchError(reason, message, context, { cause, retryable: RETRYABLE_REASONS.has(reason) });
+}
+
+function abortedError(url: string, reason: unknown): FetchError {
+  return fetchError('aborted', `fetch of ${url} was aborted`, { url }, reason);
+}
+
+function parseHttpUrl(url: string): URL {
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch (err) {
+    throw fetchError('invalid-request', `not a URL: ${url}`, { url }, err);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw fetchError('invalid-request', `not an http(s) URL: ${url}`, { url });
+  }
+  return target;
+}
+
+interface ParsedHead {
+  headers: Record<string, string>;
+  rawHeaders: [string, string][];
+  location?: string;
+}
+
+function parseHead(flat: readonly string[], status: number, url: string): ParsedHead {
+  // No prototype: a server may send a header named __proto__ or constructor.
+  const headers = Object.create(null) as Record<string, string>;
+  const rawHeaders: [string, string][] = [];
+  let location: string | undefined;
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const name = flat[i] as string;
+    const value = flat[i + 1] as string;
+    rawHeaders.push([name, value]);
+    const key = name.toLowerCase();
+    const previous = headers[key];
+    headers[key] = previous === undefined ? value : `${previous}, ${value}`;
+    if (key === 'location' && location === undefined) location = value;
+  }
+  const head: ParsedHead = { headers, rawHeaders };
+  if (status >= 300 && status < 400 && location !== undefined) {
+    const resolved = resolveLocation(location, url);
+    if (resolved !== undefined) head.location = resolved;
+  }
+  return head;
+}
+
+function resolveLocation(value: string, base: string): string | undefined {
+  // Header values arrive latin1-decoded; browsers read non-ASCII Location bytes as UTF-8.
+  const text = /[^\x00-\x7f]/.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
+  try {
+    return new URL(text.trim(), base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseContentLength(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,16}$/.test(value)) return undefined;
+  return Number(value);
+}
+
+type Coding = 'gzip' | 'deflate' | 'br';
+
+/** Codings in the order they were applied; identity dropped. Unknown codings are an error. */
+function parseCodings(header: string | undefined, url: string): Coding[] {
+  if (header === undefined) return [];
+  const codings: Coding[] = [];
+  for (const part of header.split(',')) {
+    const coding = part.trim().toLowerCase();
+    if (coding === '' || coding === 'identity') continue;
+    if (coding === 'gzip' || coding === 'x-gzip') codings.push('gzip');
+    else if (coding === 'deflate' || coding === 'br') codings.push(coding);
+    else throw fetchError('bad-encoding', `unsupported content-encoding ${coding}`, { url, contentEncoding: header });
+  }
+  return codings;
+}
+
+async function skipBody(body: Dispatcher.ResponseData['body'], declaredLength: number | undefined, signal: AbortSignal): Promise<number> {
+  if (declaredLength === undefined || declaredLength > SKIP_DRAIN_LIMIT) {
+    discard(body);
+    return 0;
+  }
+  let bytes = 0;
+  body.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  try {
+    await body.dump({ limit: SKIP_DRAIN_LIMIT, signal });
+  } catch {
+    // The body was not wanted: failing to drain it only costs the connection.
+  }
+  return bytes;
+}
+
+/** Drops a body we will not read; undici reports that as an 'error' that nobody needs. */
+function discard(body: Readable): void {
+  if (body.destroyed) return;
+  body.on('error', ignore);
+  body.destroy();
+}
+
+function ignore(): void {}
+
+interface ReadBody {
+  body: Buffer;
+  rawBody?: Buffer;
+  bytesReceived: number;
+}
+
+async function readBody(source: Readable, codings: readonly Coding[], maxBodyBytes: number, maxDecodedBytes: number, keepRaw: boolean): Promise<ReadBody> {
+  if (codings.length === 0) {
+    const sink = new Collector(maxBodyBytes, 'too-large:body', true);
+    await pipeline(source, sink);
+    const body = sink.result();
+    return keepRaw ? { body, rawBody: body, bytesReceived: sink.bytes } : { body, bytesReceived: sink.bytes };
+  }
+  const meter = new Collector(maxBodyBytes, 'too-large:body', keepRaw);
+  const sink = new Collector(maxDecodedBytes, 'too-large:decoded', true);
+  const stages: NodeJS.ReadWriteStream[] = [meter.passThrough()];
+  for (let i = codings.length - 1; i >= 0; i--) stages.push(new ContentDecoder(codings[i] as Coding));
+  await pipeline([source, ...stages, sink]);
+  const body = sink.result();
+  return keepRaw ? { body, rawBody: meter.result(), bytesReceived: meter.bytes } : { body, bytesReceived: meter.bytes };
+}
+
+/** Counts bytes against a limit and optionally keeps them; as a sink or as a pass-through stage. */
+class Collector extends Writable {
+  bytes = 0;
+  readonly #limit: number;
+  readonly #reason: FetchFailureReason;
+  readonly #keep: boolean;
+  readonly #chunks: Buffer[] = [];
+
+  constructor(limit: number, reason: FetchFailureReason, keep: boolean) {
+    super();
+    this.#limit = limit;
+    this.#reason = reason;
+    this.#keep = keep;
+  }
+
+  /** Accounts for a chunk; returns the error to fail with when the limit is passed. */
+  take(chunk: Buffer): FetchError | undefined {
+    this.bytes += chunk.length;
+    if (this.bytes > this.#limit) {
+      return fetchError(this.#reason, `${this.#reason === 'too-large:body' ? 'body' : 'decoded body'} exceeds ${this.#limit} bytes`, { limit: this.#limit, bytes: this.bytes });
+    }
+    if (this.#keep) this.#chunks.push(chunk);
+    return undefined;
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    done(this.take(chunk));
+  }
+
+  passThrough(): Transform {
+    return new Transform({
+      transform: (chunk: Buffer, _encoding, done: TransformCallback) => {
+        const error = this.take(chunk);
+        if (error === undefined) done(null, chunk);
+        else done(error);
+      },
+    });
+  }
+
+  result(): Buffer {
+    const chunks = this.#chunks;
+    if (chunks.length === 1) return chunks[0] as Buffer;
+    return Buffer.concat(chunks, this.bytes);
+  }
+}
+
+type Inflater = zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress;
+
+/**
+ * Decodes one content coding. The zlib stream is created on the first byte, so an empty
+ * body with a Content-Encoding header is not an error, and for 'deflate' the first two
+ * bytes decide between zlib-wrapped (RFC 1950, the standard) and raw deflate (sent by
+ * some servers, which browsers accept).
+ */
+class ContentDecoder extends Transform {
+  readonly #coding: Coding;
+  #inner: Inflater | undefined;
+  #held: Buffer | undefined;
+
+  constructor(coding: Coding) {
+    super();
+    this.#coding = coding;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let input = chunk;
+    if (this.#inner === undefined) {
+      if (this.#coding === 'deflate') {
+        input = this.#held === undefined ? chunk : Buffer.concat([this.#held, chunk]);
+        if (input.length < 2) {
+          this.#held = input;
+          done();
+          return;
+        }
+        this.#held = undefined;
+      }
+      this.#inner = this.#open(input);
+    }
+    // The callback runs once zlib has consumed the chunk: one chunk in flight at a time.
+    this.#inner.write(input, () => done());
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.#inner === undefined && this.#held !== undefined) {
+      this.#inner = this.#open(this.#held);
+      this.#inner.write(this.#held);
+    }
+    const inner = this.#inner;
+    if (inner === undefined) {
+      done();
+      return;
+    }
+    inner.once('end', () => done());
+    inner.end();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    this.#inner?.destroy();
+    done(error);
+  }
+
+  #open(first: Buffer): Inflater {
+    let inner: Inflater;
+    if (this.#coding === 'gzip') inner = zlib.createGunzip();
+    else if (this.#coding === 'br') inner = zlib.createBrotliDecompress();
+    else inner = looksLikeZlibHeader(first) ? zlib.createInflate() : zlib.createInflateRaw();
+    inner.on('data', (out: Buffer) => this.push(out));
+    inner.on('error', (err: NodeJS.ErrnoException) => {
+      this.destroy(fetchError('bad-encoding', `corrupt ${this.#coding} body: ${err.message}`, { contentEncoding: this.#coding, code: err.code }, err));
+    });
+    return inner;
+  }
+}
+
+function looksLikeZlibHeader(bytes: Buffer): boolean {
+  const cmf = bytes[0] ?? 0;
+  const flg = bytes[1] ?? 0;
+  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
+}
+
+/**
+ * Remote address and request head, observed through undici's documented diagnostics
+ * channel (request() exposes neither). Fetches waiting for their request to be written are
+ * keyed by origin + path; two identical in-flight URLs may swap taps, which only matters if
+ * they reached different addresses of the same host.
+ */
+interface SocketTap {
+  remoteAddress?: string;
+  requestHeaders?: string;
+  written: boolean;
+}
+
+interface SendHeadersMessage {
+  request?: { origin?: unknown; path?: unknown };
+  headers?: unknown;
+  socket?: Socket;
+}
+
+const pendingTaps = new Map<string, SocketTap[]>();
+let tapSubscribed = false;
+
+function onSendHeaders(message: unknown): void {
+  const { request, headers, socket } = message as SendHeadersMessage;
+  if (request === undefined) return;
+  const waiting = pendingTaps.get(`${String(request.origin)}${String(request.path)}`);
+  if (waiting === undefined) return;
+  for (const tap of waiting) {
+    if (tap.written) continue;
+    tap.written = true;
+    if (typeof headers === 'string') tap.requestHeaders = headers;
+    const address = socket?.remoteAddress;
+    if (address !== undefined) tap.remoteAddress = address;
+    return;
+  }
+}
+
+function openTap(key: string): SocketTap {
+  if (!tapSubscribed) {
+    diagnosticsChannel.subscribe('undici:client:sendHeaders', onSendHeaders);
+    tapSubscribed = true;
+  }
+  const tap: SocketTap = { written: false };
+  const waiting = pendingTaps.get(key);
+  if (waiting === undefined) pendingTaps.set(key, [tap]);
+  else waiting.push(tap);
+  return tap;
+}
+
+function closeTap(key: string, tap: SocketTap): void {
+  const waiting = pendingTaps.get(key);
+  if (waiting === undefined) return;
+  if (waiting.length === 1) {
+    pendingTaps.delete(key);
+    return;
+  }
+  const index = waiting.indexOf(tap);
+  if (index !== -1) waiting.splice(index, 1);
+}
+
+const TLS_CODES: ReadonlySet<string> = new Set([
+  'EPROTO',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'HOSTNAME_MISMATCH',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'PATH_LENGTH_EXCEEDED',
+]);
+
+const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'ENODATA', 'ESERVFAIL', 'EREFUSED', 'ETIMEOUT']);
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  if (err instanceof AggregateError) return errorCode(err.errors[0]);
+  return undefined;
+}
+
+function reasonFor(err: unknown, code: string | undefined): FetchFailureReason {
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'timeout:connect';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return 'timeout:headers';
+    case 'UND_ERR_BODY_TIMEOUT':
+      return 'timeout:body';
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return 'too-large:headers';
+    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
+      return 'too-large:body';
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'ECONNABORTED':
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return 'connection-reset';
+    case 'UND_ERR_SOCKET':
+      // undici's 'bad response' / 'bad upgrade': the peer sent something that is not a valid reply.
+      return /^bad /.test((err as Error).message) ? 'protocol' : 'connection-reset';
+    case 'ECONNREFUSED':
+      return 'connection-refused';
+    case 'UND_ERR_INVALID_ARG':
+    case 'UND_ERR_NOT_SUPPORTED':
+    case 'ERR_INVALID_URL':
+      return 'invalid-request';
+    case 'UND_ERR_ABORTED':
+    case 'UND_ERR_ABORT':
+    case 'UND_ERR_DESTROYED':
+    case 'UND_ERR_CLOSED':
+    case 'ABORT_ERR':
+      return 'aborted';
+  }
+  if (code !== undefined) {
+    if (code.startsWith('HPE_')) return 'protocol';
+    if (code.startsWith('EAI_') || DNS_CODES.has(code)) return 'dns';
+    if (TLS_CODES.has(code) || /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_)/.test(code)) return 'tls';
+  }
+  if ((err as Error | null)?.name === 'HTTPParserError') return 'protocol';
+  return 'network';
+}
+
+function toFetchError(err: unknown, url: string): FetchError {
+  if (err instanceof FetchError) {
+    if (err.context.url !== undefined) return err;
+    return new FetchError(err.reason, `${err.message} (${url})`, { url, ...err.context }, { cause: err.cause ?? err, retryable: err.retryable });
+  }
+  const code = errorCode(err);
+  const reason = reasonFor(err, code);
+  const detail = err instanceof Error ? err.message : String(err);
+  return fetchError(reason, `${reason} fetching ${url}: ${detail}`, { url, code }, err);
+}

@@ -1,0 +1,52 @@
+import type { Db } from './database.ts';
+
+export interface HostRow {
+  id: number;
+  origin: string;
+  robotsStatus: number | null;
+  robotsBody: Buffer | null;
+  robotsFetchedAt: number | null;
+  robotsFailures: number;
+  pagesFetched: number;
+}
+
+/** The hosts table. Politeness and robots.txt are kept per origin (scheme, host and port). */
+export class HostStore {
+  readonly #byOrigin;
+  readonly #insert;
+  readonly #all;
+  readonly #saveRobots;
+  readonly #countPage;
+  readonly #idCache = new Map<string, number>();
+
+  constructor(db: Db) {
+    this.#byOrigin = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
+    this.#insert = db.prepare('INSERT INTO hosts (origin) VALUES (?)');
+    this.#all = db.prepare(
+      `SELECT id, origin, robots_status AS robotsStatus, robots_body AS robotsBody, robots_fetched_at AS robotsFetchedAt,
+              robots_failures AS robotsFailures, pages_fetched AS pagesFetched FROM hosts`,
+    );
+    this.#saveRobots = db.prepare('UPDATE hosts SET robots_status = ?, robots_body = ?, robots_fetched_at = ?, robots_failures = ? WHERE id = ?');
+    this.#countPage = db.prepare('UPDATE hosts SET pages_fetched = pages_fetched + 1 WHERE id = ?');
+  }
+
+  idFor(origin: string): number {
+    const cached = this.#idCache.get(origin);
+    if (cached !== undefined) return cached;
+    const id = (this.#byOrigin.get(origin) as number | undefined) ?? Number(this.#insert.run(origin).lastInsertRowid);
+    this.#idCache.set(origin, id);
+    return id;
+  }
+
+  all(): HostRow[] {
+    return this.#all.all() as HostRow[];
+  }
+
+  saveRobots(id: number, status: number | null, body: Buffer | null, fetchedAt: number, failures: number): void {
+    this.#saveRobots.run(status, body, fetchedAt, failures, id);
+  }
+
+  countPageFetched(id: number): void {
+    this.#countPage.run(id);
+  }
+}

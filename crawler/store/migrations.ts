@@ -1,0 +1,98 @@
+/**
+ * Schema migrations, oldest first. `PRAGMA user_version` records how many have run;
+ * each runs in its own transaction, so a crash mid-migration leaves the previous version.
+ */
+export const MIGRATIONS: readonly string[] = [
+  /* 1: the first Forager schema */ `
+  CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE hosts (
+    id               INTEGER PRIMARY KEY,
+    origin           TEXT NOT NULL UNIQUE,
+    robots_status    INTEGER,          -- HTTP status of /robots.txt, or NULL before the first fetch
+    robots_body      BLOB,             -- the file as received (2xx only)
+    robots_fetched_at INTEGER,
+    robots_failures  INTEGER NOT NULL DEFAULT 0,
+    pages_fetched    INTEGER NOT NULL DEFAULT 0
+  );
+
+  -- One row per canonical URL ever seen: this table is the persistent "seen" set and the frontier.
+  CREATE TABLE urls (
+    id        INTEGER PRIMARY KEY,
+    fp        INTEGER NOT NULL,        -- 64-bit fingerprint of the canonical URL
+    url       TEXT NOT NULL,
+    host_id   INTEGER NOT NULL,
+    depth     INTEGER NOT NULL,
+    state     INTEGER NOT NULL,        -- see UrlState
+    priority  REAL NOT NULL DEFAULT 0,
+    parent_id INTEGER,
+    redirects INTEGER NOT NULL DEFAULT 0,
+    attempts  INTEGER NOT NULL DEFAULT 0,
+    reason    TEXT                     -- why it was skipped, blocked or failed
+  );
+  CREATE UNIQUE INDEX urls_by_fp ON urls(fp);
+  -- Only queued URLs are indexed for ordering, so the index stays as small as the frontier.
+  CREATE INDEX urls_frontier ON urls(host_id, priority DESC, id) WHERE state = 0;
+
+  CREATE TABLE pages (
+    seq            INTEGER PRIMARY KEY,  -- fetch order
+    url_id         INTEGER NOT NULL UNIQUE,
+    status         INTEGER NOT NULL,
+    http_version   TEXT,
+    status_text    TEXT,
+    headers        TEXT NOT NULL,        -- JSON array of [name, value] pairs as received
+    content_type   TEXT,
+    charset        TEXT,
+    body           BLOB,                 -- gzip of the decoded body
+    body_bytes     INTEGER NOT NULL DEFAULT 0,
+    wire_bytes     INTEGER NOT NULL DEFAULT 0,
+    title          TEXT,
+    text           TEXT,
+    noindex        INTEGER NOT NULL DEFAULT 0,
+    nofollow       INTEGER NOT NULL DEFAULT 0,
+    canonical      TEXT,
+    redirect_to    INTEGER,              -- url id a 3xx pointed at
+    note           TEXT,                 -- why the body was not parsed, if it was not
+    started_at     INTEGER NOT NULL,     -- epoch ms
+    fetched_at     INTEGER NOT NULL,     -- epoch ms, when the response completed
+    response_ms    INTEGER NOT NULL,
+    remote_address TEXT
+  );
+
+  CREATE TABLE links (
+    src_seq        INTEGER NOT NULL,
+    dst_id         INTEGER NOT NULL,
+    anchor         TEXT NOT NULL,
+    context_before TEXT NOT NULL,
+    context_after  TEXT NOT NULL,
+    PRIMARY KEY (src_seq, dst_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX links_by_dst ON links(dst_id);
+
+  CREATE VIRTUAL TABLE pages_fts USING fts5(
+    title, text,
+    content = 'pages', content_rowid = 'seq',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+
+  -- One row per run of the engine (crawl or resume), for rates and the cache hit rate.
+  CREATE TABLE runs (
+    id            INTEGER PRIMARY KEY,
+    started_at    INTEGER NOT NULL,
+    ended_at      INTEGER,
+    pages         INTEGER NOT NULL DEFAULT 0,
+    bytes         INTEGER NOT NULL DEFAULT 0,
+    seen_lookups  INTEGER NOT NULL DEFAULT 0,
+    seen_hits     INTEGER NOT NULL DEFAULT 0,
+    outcome       TEXT
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** 'Frgr' — marks a SQLite file as a Forager collection. */
+export const APPLICATION_ID = 0x46726772;

@@ -1,0 +1,65 @@
+import type { Db } from './database.ts';
+
+export interface NewPage {
+  urlId: number;
+  status: number;
+  httpVersion: string | null;
+  statusText: string | null;
+  headers: [string, string][];
+  contentType: string | null;
+  charset: string | null;
+  body: Buffer | null;
+  bodyBytes: number;
+  wireBytes: number;
+  title: string | null;
+  text: string | null;
+  noindex: boolean;
+  nofollow: boolean;
+  canonical: string | null;
+  redirectTo: number | null;
+  note: string | null;
+  startedAt: number;
+  fetchedAt: number;
+  responseMs: number;
+  remoteAddress: string | null;
+}
+
+export interface NewLink {
+  dstId: number;
+  anchor: string;
+  contextBefore: string;
+  contextAfter: string;
+}
+
+/** The pages, links and full-text tables. Callers wrap writes in one transaction per page. */
+export class PageStore {
+  readonly #insertPage;
+  readonly #insertFts;
+  readonly #insertLink;
+
+  constructor(db: Db) {
+    this.#insertPage = db.prepare(
+      `INSERT INTO pages (url_id, status, http_version, status_text, headers, content_type, charset, body, body_bytes, wire_bytes,
+         title, text, noindex, nofollow, canonical, redirect_to, note, started_at, fetched_at, response_ms, remote_address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#insertFts = db.prepare('INSERT INTO pages_fts (rowid, title, text) VALUES (?, ?, ?)');
+    this.#insertLink = db.prepare('INSERT OR IGNORE INTO links (src_seq, dst_id, anchor, context_before, context_after) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  /** Stores a fetched page and, unless it asked for noindex or has no text, indexes it. Returns its fetch sequence number. */
+  insert(p: NewPage): number {
+    const info = this.#insertPage.run(
+      p.urlId, p.status, p.httpVersion, p.statusText, JSON.stringify(p.headers), p.contentType, p.charset, p.body, p.bodyBytes,
+      p.wireBytes, p.title, p.text, p.noindex ? 1 : 0, p.nofollow ? 1 : 0, p.canonical, p.redirectTo, p.note, p.startedAt,
+      p.fetchedAt, p.responseMs, p.remoteAddress,
+    );
+    const seq = Number(info.lastInsertRowid);
+    if (!p.noindex && (p.title || p.text)) this.#insertFts.run(seq, p.title ?? '', p.text ?? '');
+    return seq;
+  }
+
+  insertLink(srcSeq: number, link: NewLink): void {
+    this.#insertLink.run(srcSeq, link.dstId, link.anchor, link.contextBefore, link.contextAfter);
+  }
+}
