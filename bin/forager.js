@@ -1,9 +1,18 @@
-#!/usr/bin/env node
-// Forager runs its TypeScript sources directly through Node's type stripping (Node ≥ 22.18).
-// `npx forager` and npm scripts use the project's own Node 24 from node_modules/.bin.
-if (!process.features.typescript) {
-  console.error(`forager: needs Node 24 with TypeScript support; this is Node ${process.version}. Run it as "npx forager" inside the project.`);
+#!/usr/bin/env -S node --max-semi-space-size=2
+// A crawl allocates many short-lived page strings: a small young generation keeps peak memory
+// low at little cost in speed (measured on python3.11-doc: about 70 MB less peak RSS).
+// The CLI runs the compiled crawler in dist/ (built by `npm install` through the prepare script).
+import { existsSync } from 'node:fs';
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  console.error(`forager: needs Node 22 or later; this is Node ${process.version}. Inside the project, run it as "npx forager".`);
   process.exit(1);
 }
-const { main } = await import('../crawler/cli/main.ts');
+const entry = new URL('../dist/crawler/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error('forager: the crawler is not built yet; run "npm run build" (npm install does it).');
+  process.exit(1);
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -3,6 +3,7 @@ import { FetchError } from '../errors.ts';
 import { HostScheduler } from '../frontier/host-scheduler.ts';
 import { politeWaitMs, retryBackoffMs } from '../frontier/politeness.ts';
 import { createStrategy } from '../ordering/registry.ts';
+import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { Db } from '../store/database.ts';
@@ -24,6 +25,8 @@ export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
 export interface EngineOptions {
   /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
   seenCacheSize?: number;
+  /** Worker threads for parsing; 0 parses on the main thread. Default: one per spare core. */
+  parseWorkers?: number;
 }
 
 export interface PageEvent extends RecordedPage {
@@ -49,6 +52,7 @@ export class CrawlEngine extends EventEmitter {
   readonly #admission: UrlAdmission;
   readonly #recorder: PageRecorder;
   readonly #http: HttpClient;
+  readonly #parser: ParsePool;
   readonly #tasks = new Set<Promise<void>>();
   readonly #abort = new AbortController();
   #run: RunStore | undefined;
@@ -86,7 +90,11 @@ export class CrawlEngine extends EventEmitter {
       },
       options.seenCacheSize ?? 65_536,
     );
-    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, productToken(settings.userAgent), settings.maxLinksPerPage);
+    this.#parser = new ParsePool(options.parseWorkers ?? defaultParseWorkers());
+    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, this.#parser, {
+      agentToken: productToken(settings.userAgent),
+      maxLinks: settings.maxLinksPerPage,
+    });
     this.#stored = collectionStats(db);
   }
 
@@ -116,7 +124,7 @@ export class CrawlEngine extends EventEmitter {
     } finally {
       this.#saveRunCounters();
       this.#run.finish(outcome);
-      await this.#http.close();
+      await Promise.all([this.#http.close(), this.#parser.close()]);
     }
     return outcome;
   }

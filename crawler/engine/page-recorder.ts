@@ -1,16 +1,12 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { FetchResult } from '../net/fetch-page.ts';
-import { decodeHtml } from '../parse/charset.ts';
-import { isParseableHtml, parseContentType, sniffLooksBinary } from '../parse/content-type.ts';
-import { effectiveBase, extractHtml, parseRobotsDirectives, type ExtractedPage } from '../parse/extract-html.ts';
+import type { ResponseAnalysis } from '../parse/analyse-response.ts';
+import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
+import type { ParsePool } from '../parse/parse-pool.ts';
 import type { Db } from '../store/database.ts';
 import type { PageStore } from '../store/page-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { UrlAdmission } from './url-admission.ts';
-
-const gzipAsync = promisify(gzip);
 
 export interface RecordedPage {
   seq: number;
@@ -18,14 +14,6 @@ export interface RecordedPage {
   title: string | null;
   newUrls: number;
   links: number;
-}
-
-interface Analysis {
-  note: string | null;
-  charset: string | null;
-  page: ExtractedPage | null;
-  noindex: boolean;
-  nofollow: boolean;
 }
 
 /**
@@ -38,22 +26,37 @@ export class PageRecorder {
   readonly #pages: PageStore;
   readonly #urls: UrlStore;
   readonly #admission: UrlAdmission;
+  readonly #parser: ParsePool;
   readonly #agentToken: string;
   readonly #maxLinks: number;
 
-  constructor(db: Db, stores: { pages: PageStore; urls: UrlStore }, admission: UrlAdmission, agentToken: string, maxLinks: number) {
+  constructor(
+    db: Db,
+    stores: { pages: PageStore; urls: UrlStore },
+    admission: UrlAdmission,
+    parser: ParsePool,
+    options: { agentToken: string; maxLinks: number },
+  ) {
     this.#db = db;
     this.#pages = stores.pages;
     this.#urls = stores.urls;
     this.#admission = admission;
-    this.#agentToken = agentToken;
-    this.#maxLinks = maxLinks;
+    this.#parser = parser;
+    this.#agentToken = options.agentToken;
+    this.#maxLinks = options.maxLinks;
   }
 
   /** Stores a response. `finalState` lets the caller record a 5xx that ran out of retries as failed. */
   async record(task: QueuedUrl, result: FetchResult, afterWrite: () => void, failedReason: string | null = null): Promise<RecordedPage> {
-    const analysis = this.#analyse(task, result);
-    const body = result.body !== undefined && result.body.length > 0 ? await gzipAsync(result.body) : null;
+    const analysis: ResponseAnalysis = await this.#parser.analyse({
+      url: task.url,
+      status: result.status,
+      contentType: result.headers['content-type'],
+      xRobotsTag: result.headers['x-robots-tag'],
+      body: result.body,
+      agentToken: this.#agentToken,
+      maxLinks: this.#maxLinks,
+    });
     return this.#db.transaction((): RecordedPage => {
       const redirect = this.#redirectTarget(task, result);
       const seq = this.#pages.insert({
@@ -64,7 +67,7 @@ export class PageRecorder {
         headers: result.rawHeaders,
         contentType: result.headers['content-type'] ?? null,
         charset: analysis.charset,
-        body,
+        body: analysis.storedBody === null ? null : Buffer.from(analysis.storedBody.buffer, analysis.storedBody.byteOffset, analysis.storedBody.byteLength),
         bodyBytes: result.body?.length ?? 0,
         wireBytes: result.bytesReceived,
         title: analysis.page?.title || null,
@@ -85,25 +88,6 @@ export class PageRecorder {
       afterWrite();
       return { seq, status: result.status, title: analysis.page?.title || null, newUrls: links.newUrls + redirect.newUrls, links: links.links };
     }).immediate();
-  }
-
-  #analyse(task: QueuedUrl, result: FetchResult): Analysis {
-    const headerRobots = parseRobotsDirectives(result.headers['x-robots-tag'] ?? '', this.#agentToken);
-    const none: Analysis = { note: null, charset: null, page: null, noindex: headerRobots.noindex, nofollow: headerRobots.nofollow };
-    if (result.status < 200 || result.status >= 300) return none;
-    const type = parseContentType(result.headers['content-type']);
-    if (!isParseableHtml(type.mime)) return { ...none, note: `not-html:${type.mime || 'unknown'}` };
-    if (result.body === undefined) return { ...none, note: 'no-body' };
-    if (sniffLooksBinary(result.body)) return { ...none, note: `content-type-mismatch:${type.mime}` };
-    const decoded = decodeHtml(result.body, type.charset);
-    const page = extractHtml(decoded.text, task.url, { maxLinks: this.#maxLinks });
-    return {
-      note: page.linksDropped > 0 ? `links-dropped:${page.linksDropped}` : null,
-      charset: decoded.charset,
-      page,
-      noindex: headerRobots.noindex || page.robots.noindex,
-      nofollow: headerRobots.nofollow || page.robots.nofollow,
-    };
   }
 
   #redirectTarget(task: QueuedUrl, result: FetchResult): { id: number | null; note: string | null; newUrls: number } {

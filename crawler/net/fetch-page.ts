@@ -8,6 +8,8 @@
  *   (which never trips the idle body timeout) is still cut off.
  * - maxBodyBytes bounds the bytes as received; maxDecodedBytes bounds what decompression
  *   produces and is checked while inflating, so a gzip bomb stops at the limit.
+ * - headersTimeoutMs, bodyIdleTimeoutMs and the dispatcher's connect timeout are undici's
+ *   timers, which run on a coarse clock: they fire up to about a second late.
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
@@ -72,6 +74,11 @@ export interface FetchOptions {
   maxDecodedBytes?: number;
   /** Keep the payload exactly as received in `rawBody` (for WARC). */
   keepRawBody?: boolean;
+  /**
+   * Past maxBodyBytes or maxDecodedBytes, return the bytes so far with `truncated: true`
+   * instead of failing with too-large:* (robots.txt: RFC 9309 lets a crawler cut a big file).
+   */
+  truncateOversizedBody?: boolean;
   /** Called once the head is in; false means the body is not downloaded. */
   acceptBody?: (status: number, contentType: string | undefined) => boolean;
 }
@@ -113,11 +120,13 @@ export interface FetchResult {
   /** Payload as received, only with keepRawBody (the same Buffer as body for identity). */
   rawBody?: Buffer;
   bodySkipped: boolean;
+  /** Present (true) when truncateOversizedBody cut the body at a limit. */
+  truncated?: boolean;
   /** 3xx only: the first Location resolved against `url`; absent when missing or unparsable. */
   location?: string;
   timings: FetchTimings;
   remoteAddress?: string;
-  /** The request line and headers exactly as written to the socket (lines end in CRLF). */
+  /** Request line and header lines as written to the socket, each ending in CRLF (the closing empty line is not included). */
   requestHeaders?: string;
   /** Payload bytes read from the network (for a skipped body, those drained for keep-alive). */
   bytesReceived: number;
@@ -189,13 +198,21 @@ export async function fetchPage(url: string, opts: FetchOptions, signal?: AbortS
       result.bodySkipped = true;
       result.bytesReceived = await skipBody(response.body, declaredLength, controller.signal);
     } else {
-      if (declaredLength !== undefined && declaredLength > maxBodyBytes) {
+      const truncate = opts.truncateOversizedBody === true;
+      if (!truncate && declaredLength !== undefined && declaredLength > maxBodyBytes) {
         throw fetchError('too-large:body', `declared body of ${declaredLength} bytes exceeds ${maxBodyBytes}`, { url, limit: maxBodyBytes, declaredLength });
       }
       const codings = parseCodings(contentEncoding, url);
-      const read = await readBody(response.body, codings, maxBodyBytes, opts.maxDecodedBytes ?? FETCH_DEFAULTS.maxDecodedBytes, opts.keepRawBody === true);
+      const limits: BodyLimits = {
+        maxBodyBytes,
+        maxDecodedBytes: opts.maxDecodedBytes ?? FETCH_DEFAULTS.maxDecodedBytes,
+        truncate,
+        keepRaw: opts.keepRawBody === true,
+      };
+      const read = await readBody(response.body, codings, limits);
       result.body = read.body;
       if (read.rawBody !== undefined) result.rawBody = read.rawBody;
+      if (read.truncated) result.truncated = true;
       result.bytesReceived = read.bytesReceived;
     }
     if (tap.remoteAddress !== undefined) result.remoteAddress = tap.remoteAddress;
@@ -319,51 +336,88 @@ function discard(body: Readable): void {
 
 function ignore(): void {}
 
+interface BodyLimits {
+  maxBodyBytes: number;
+  maxDecodedBytes: number;
+  truncate: boolean;
+  keepRaw: boolean;
+}
+
 interface ReadBody {
   body: Buffer;
   rawBody?: Buffer;
   bytesReceived: number;
+  truncated: boolean;
 }
 
-async function readBody(source: Readable, codings: readonly Coding[], maxBodyBytes: number, maxDecodedBytes: number, keepRaw: boolean): Promise<ReadBody> {
+async function readBody(source: Readable, codings: readonly Coding[], limits: BodyLimits): Promise<ReadBody> {
+  const { truncate, keepRaw } = limits;
   if (codings.length === 0) {
-    const sink = new Collector(maxBodyBytes, 'too-large:body', true);
-    await pipeline(source, sink);
+    const sink = new Collector(limits.maxBodyBytes, 'too-large:body', true, truncate);
+    const truncated = await runToLimit([source, sink]);
     const body = sink.result();
-    return keepRaw ? { body, rawBody: body, bytesReceived: sink.bytes } : { body, bytesReceived: sink.bytes };
+    return { body, ...(keepRaw && { rawBody: body }), bytesReceived: sink.bytes, truncated };
   }
-  const meter = new Collector(maxBodyBytes, 'too-large:body', keepRaw);
-  const sink = new Collector(maxDecodedBytes, 'too-large:decoded', true);
+  const meter = new Collector(limits.maxBodyBytes, 'too-large:body', keepRaw, truncate);
+  const sink = new Collector(limits.maxDecodedBytes, 'too-large:decoded', true, truncate);
   const stages: NodeJS.ReadWriteStream[] = [meter.passThrough()];
   for (let i = codings.length - 1; i >= 0; i--) stages.push(new ContentDecoder(codings[i] as Coding));
-  await pipeline([source, ...stages, sink]);
-  const body = sink.result();
-  return keepRaw ? { body, rawBody: meter.result(), bytesReceived: meter.bytes } : { body, bytesReceived: meter.bytes };
+  const truncated = await runToLimit([source, ...stages, sink]);
+  return { body: sink.result(), ...(keepRaw && { rawBody: meter.result() }), bytesReceived: meter.bytes, truncated };
 }
+
+/** Runs the pipeline; true when a truncating Collector stopped it at its limit. */
+async function runToLimit(streams: readonly (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[]): Promise<boolean> {
+  try {
+    await pipeline(streams);
+    return false;
+  } catch (err) {
+    if (err === LIMIT_REACHED) return true;
+    throw err;
+  }
+}
+
+// Thrown by a truncating Collector to stop the pipeline; never leaves readBody.
+const LIMIT_REACHED = new Error('body limit reached');
 
 /** Counts bytes against a limit and optionally keeps them; as a sink or as a pass-through stage. */
 class Collector extends Writable {
+  /** Every byte seen, including any cut off by truncation. */
   bytes = 0;
   readonly #limit: number;
   readonly #reason: FetchFailureReason;
   readonly #keep: boolean;
+  readonly #truncate: boolean;
   readonly #chunks: Buffer[] = [];
+  #kept = 0;
 
-  constructor(limit: number, reason: FetchFailureReason, keep: boolean) {
+  constructor(limit: number, reason: FetchFailureReason, keep: boolean, truncate: boolean) {
     super();
     this.#limit = limit;
     this.#reason = reason;
     this.#keep = keep;
+    this.#truncate = truncate;
   }
 
-  /** Accounts for a chunk; returns the error to fail with when the limit is passed. */
-  take(chunk: Buffer): FetchError | undefined {
+  /** Accounts for a chunk; returns the error to stop with when the limit is passed. */
+  take(chunk: Buffer): Error | undefined {
+    const before = this.bytes;
     this.bytes += chunk.length;
-    if (this.bytes > this.#limit) {
-      return fetchError(this.#reason, `${this.#reason === 'too-large:body' ? 'body' : 'decoded body'} exceeds ${this.#limit} bytes`, { limit: this.#limit, bytes: this.bytes });
+    if (this.bytes <= this.#limit) {
+      this.#keepChunk(chunk);
+      return undefined;
     }
-    if (this.#keep) this.#chunks.push(chunk);
-    return undefined;
+    if (this.#truncate) {
+      this.#keepChunk(chunk.subarray(0, this.#limit - before));
+      return LIMIT_REACHED;
+    }
+    return fetchError(this.#reason, `${this.#reason === 'too-large:body' ? 'body' : 'decoded body'} exceeds ${this.#limit} bytes`, { limit: this.#limit, bytes: this.bytes });
+  }
+
+  #keepChunk(chunk: Buffer): void {
+    if (!this.#keep || chunk.length === 0) return;
+    this.#chunks.push(chunk);
+    this.#kept += chunk.length;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
@@ -383,7 +437,7 @@ class Collector extends Writable {
   result(): Buffer {
     const chunks = this.#chunks;
     if (chunks.length === 1) return chunks[0] as Buffer;
-    return Buffer.concat(chunks, this.bytes);
+    return Buffer.concat(chunks, this.#kept);
   }
 }
 

@@ -275,25 +275,21 @@ const NEWLINES = /\n/g;
  */
 const SPACE = 0x20;
 
-/** Up to `count` words of `flat` ending at `end`, dropping a word that `end` cuts in two. */
+/**
+ * Up to `count` words of `flat` ending at `end`, dropping a word that `end` cuts
+ * in two. A hand scan: it measured faster than repeated lastIndexOf calls here.
+ */
 function wordsBefore(flat: string, end: number, count: number): string {
   let e = end;
   if (e > 0 && e < flat.length && flat.charCodeAt(e) !== SPACE && flat.charCodeAt(e - 1) !== SPACE) {
-    e = flat.lastIndexOf(' ', e - 1);
-    if (e === -1) return '';
+    while (e > 0 && flat.charCodeAt(e - 1) !== SPACE) e--;
   }
   if (e > 0 && flat.charCodeAt(e - 1) === SPACE) e--;
-  if (e <= 0) return '';
-  let s = 0;
-  let pos = e - 1;
-  for (let w = 0; w < count; w++) {
-    const sp = flat.lastIndexOf(' ', pos);
-    if (sp === -1) {
-      s = 0;
-      break;
-    }
-    s = sp + 1;
-    pos = sp - 1;
+  let s = e;
+  let seen = 0;
+  while (s > 0) {
+    if (flat.charCodeAt(s - 1) === SPACE && ++seen === count) break;
+    s--;
   }
   return flat.slice(s, e);
 }

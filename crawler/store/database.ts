@@ -74,7 +74,7 @@ export function openCollection(path: string, options: OpenCollectionOptions): Db
       db.pragma('synchronous = NORMAL');
     }
     db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -32768');
+    db.pragma('cache_size = -8192');
     migrate(db, path, options.readonly ?? false);
     return db;
   } catch (err) {

@@ -20,6 +20,8 @@ import {
 import type { HostileServer } from '../support/hostile-server.ts';
 
 const USER_AGENT = 'ForagerTest/0.1 (+https://forager.invalid/bot)';
+// undici runs its connect, headers and body timers on a coarse clock (about 1 s resolution).
+const UNDICI_TIMER_SLACK_MS = 1500;
 
 /** Runs a fetch that must fail; returns the error after checking its reason and how long it took. */
 async function expectFailure(run: () => Promise<FetchResult>, reason: FetchFailureReason, withinMs: number): Promise<FetchError> {
@@ -88,6 +90,7 @@ describe('fetchPage against a hostile server', () => {
     assert.ok(result.rawHeaders.some(([name, value]) => name.toLowerCase() === 'content-type' && value === 'text/html; charset=utf-8'));
     assert.equal(result.remoteAddress, '127.0.0.1');
     assert.match(result.requestHeaders ?? '', /^GET \/ok HTTP\/1\.1\r\n/);
+    assert.ok(result.requestHeaders?.includes(`\r\nuser-agent: ${USER_AGENT}\r\n`));
     assert.ok(result.timings.startedAt <= Date.now() && result.timings.startedAt > Date.now() - 5000);
     assert.ok(result.timings.headersMs >= 0 && result.timings.headersMs <= result.timings.totalMs);
 
@@ -109,7 +112,7 @@ describe('fetchPage against a hostile server', () => {
   });
 
   test('headers that never come: timeout:headers', async () => {
-    const err = await expectFailure(() => fetchPage(at(HOSTILE_PATHS.slowHeaders), base), 'timeout:headers', 1500);
+    const err = await expectFailure(() => fetchPage(at(HOSTILE_PATHS.slowHeaders), base), 'timeout:headers', UNDICI_TIMER_SLACK_MS + 300);
     assert.equal(err.retryable, true);
     assert.equal(err.context.url, at(HOSTILE_PATHS.slowHeaders));
   });
@@ -126,7 +129,7 @@ describe('fetchPage against a hostile server', () => {
   });
 
   test('a body that stalls: timeout:body', async () => {
-    await expectFailure(() => fetchPage(at(HOSTILE_PATHS.stalledBody), base), 'timeout:body', 1500);
+    await expectFailure(() => fetchPage(at(HOSTILE_PATHS.stalledBody), base), 'timeout:body', UNDICI_TIMER_SLACK_MS + 300);
   });
 
   test('an endless body: too-large:body at maxBodyBytes', async () => {
@@ -135,6 +138,37 @@ describe('fetchPage against a hostile server', () => {
     assert.equal(err.retryable, false);
     assert.equal(err.context.limit, limit);
     assert.ok((err.context.bytes as number) > limit && (err.context.bytes as number) < 2 * limit);
+  });
+
+  test('truncateOversizedBody returns exactly maxBodyBytes of an endless body', async () => {
+    const limit = 100 * 1024;
+    const result = await timed(() => fetchPage(at(HOSTILE_PATHS.endless), { ...base, maxBodyBytes: limit, truncateOversizedBody: true, keepRawBody: true }), 2000);
+    assert.equal(result.truncated, true);
+    assert.deepEqual(result.body, Buffer.alloc(limit, 'a'));
+    assert.equal(result.rawBody, result.body);
+    assert.ok(result.bytesReceived > limit);
+  });
+
+  test('truncateOversizedBody cuts a bomb at maxDecodedBytes of decoded output', async () => {
+    const limit = 1024 * 1024;
+    const result = await timed(() => fetchPage(at(HOSTILE_PATHS.gzipBomb), { ...base, maxDecodedBytes: limit, truncateOversizedBody: true }), 2000);
+    assert.equal(result.truncated, true);
+    assert.deepEqual(result.body, Buffer.alloc(limit));
+  });
+
+  test('truncateOversizedBody on a compressed body keeps the wire prefix and what it decodes to', async () => {
+    const limit = Math.floor(ENCODED_PAGES.gzip.length / 2);
+    const result = await fetchPage(at(HOSTILE_PATHS.gzip), { ...base, maxBodyBytes: limit, truncateOversizedBody: true, keepRawBody: true });
+    assert.equal(result.truncated, true);
+    assert.deepEqual(result.rawBody, ENCODED_PAGES.gzip.subarray(0, limit));
+    assert.ok(result.body !== undefined && result.body.length < HOSTILE_PAGE.length);
+    assert.deepEqual(result.body, HOSTILE_PAGE.subarray(0, result.body.length));
+  });
+
+  test('truncateOversizedBody leaves a body within the limits alone', async () => {
+    const result = await fetchPage(at(HOSTILE_PATHS.gzip), { ...base, maxBodyBytes: ENCODED_PAGES.gzip.length, maxDecodedBytes: HOSTILE_PAGE.length, truncateOversizedBody: true });
+    assert.equal(result.truncated, undefined);
+    assert.deepEqual(result.body, HOSTILE_PAGE);
   });
 
   test('a declared Content-Length over the limit fails before any body is read', async () => {
@@ -169,6 +203,12 @@ describe('fetchPage against a hostile server', () => {
       assert.equal(result.bytesReceived, wire.length);
     });
   }
+
+  test('zlib-wrapped deflate whose first byte arrives alone is still recognised', async () => {
+    const result = await fetchPage(at(HOSTILE_PATHS.deflateSplit), { ...base, keepRawBody: true });
+    assert.deepEqual(result.body, HOSTILE_PAGE);
+    assert.deepEqual(result.rawBody, ENCODED_PAGES.deflateZlib);
+  });
 
   test('keepRawBody on an identity body returns the same bytes', async () => {
     const result = await fetchPage(at(HOSTILE_PATHS.ok), { ...base, keepRawBody: true });
@@ -287,14 +327,14 @@ describe('fetchPage against a hostile server', () => {
   test('an already aborted signal sends nothing', async () => {
     const before = server.connectionCount();
     const logged = server.requestLog.length;
-    await expectFailure(() => fetchPage(at(HOSTILE_PATHS.ok), base, AbortSignal.abort()), 'aborted', 100);
+    await expectFailure(() => fetchPage(at(HOSTILE_PATHS.ok), base, AbortSignal.abort()), 'aborted', 250);
     assert.equal(server.connectionCount(), before);
     assert.equal(server.requestLog.length, logged);
   });
 
   test('a URL that is not http(s): invalid-request', async () => {
-    await expectFailure(() => fetchPage('ftp://127.0.0.1/file', base), 'invalid-request', 100);
-    await expectFailure(() => fetchPage('not a url', base), 'invalid-request', 100);
+    await expectFailure(() => fetchPage('ftp://127.0.0.1/file', base), 'invalid-request', 250);
+    await expectFailure(() => fetchPage('not a url', base), 'invalid-request', 250);
   });
 });
 
@@ -399,7 +439,7 @@ describe('SSRF guard at connect time', () => {
   test('a connect phase that never completes: timeout:connect', async () => {
     const hang: HostResolver = () => new Promise(() => {});
     await withDispatcher({ policy: { allowPrivate: true, allowedHosts: new Set() }, resolve: hang, connectTimeoutMs: 200 }, async (base) => {
-      const err = await expectFailure(() => fetchPage('http://hang.test/', base), 'timeout:connect', 1000);
+      const err = await expectFailure(() => fetchPage('http://hang.test/', base), 'timeout:connect', UNDICI_TIMER_SLACK_MS + 200);
       assert.equal(err.retryable, true);
     });
   });

@@ -42,6 +42,8 @@ export const HOSTILE_PATHS = {
   brotli: '/brotli',
   deflateZlib: '/deflate-zlib',
   deflateRaw: '/deflate-raw',
+  /** zlib-wrapped deflate whose first byte arrives alone, 30 ms before the rest. */
+  deflateSplit: '/deflate-split',
   /** Content-Encoding gzip over an empty body. */
   emptyGzip: '/empty-gzip',
   /** A gzip header followed by garbage. */
@@ -127,17 +129,18 @@ export async function start(options: StartOptions = {}): Promise<HostileServer> 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const socket = req.socket;
     requestLog.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, connection: connectionIds.get(socket) ?? 0 });
-    const every = (ms: number, tick: () => void): void => {
-      const timer = setInterval(() => {
+    // Timers die with the socket, and with the server.
+    const schedule: Schedule = (ms, tick, repeat) => {
+      const timer = (repeat ? setInterval : setTimeout)(() => {
         if (!socket.destroyed) tick();
       }, ms);
       timers.add(timer);
       socket.once('close', () => {
-        clearInterval(timer);
+        clearTimeout(timer);
         timers.delete(timer);
       });
     };
-    serve(req.url ?? '', res, socket, every);
+    serve(req.url ?? '', res, socket, schedule);
   };
 
   const server = options.tls === undefined ? http.createServer(handler) : https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler);
@@ -162,7 +165,7 @@ export async function start(options: StartOptions = {}): Promise<HostileServer> 
     requestLog,
     connectionCount: () => connections,
     close: async () => {
-      for (const timer of timers) clearInterval(timer);
+      for (const timer of timers) clearTimeout(timer);
       timers.clear();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
@@ -172,9 +175,9 @@ export async function start(options: StartOptions = {}): Promise<HostileServer> 
   };
 }
 
-type Every = (ms: number, tick: () => void) => void;
+type Schedule = (ms: number, tick: () => void, repeat: boolean) => void;
 
-function serve(path: string, res: ServerResponse, socket: Socket, every: Every): void {
+function serve(path: string, res: ServerResponse, socket: Socket, schedule: Schedule): void {
   switch (path) {
     case HOSTILE_PATHS.ok:
       sendBody(res, 'text/html; charset=utf-8', HOSTILE_PAGE);
@@ -184,7 +187,7 @@ function serve(path: string, res: ServerResponse, socket: Socket, every: Every):
     case HOSTILE_PATHS.slowloris:
       res.writeHead(200, { 'content-type': 'text/html' });
       res.flushHeaders();
-      every(400, () => res.write('<'));
+      schedule(400, () => res.write('<'), true);
       return;
     case HOSTILE_PATHS.stalledBody:
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -196,7 +199,7 @@ function serve(path: string, res: ServerResponse, socket: Socket, every: Every):
     case HOSTILE_PATHS.declaredHuge:
       res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(50 * 1024 * 1024) });
       res.flushHeaders();
-      every(1000, () => res.write('x'));
+      schedule(1000, () => res.write('x'), true);
       return;
     case HOSTILE_PATHS.gzipBomb:
       sendBody(res, 'text/html', getBombs().gzip, 'gzip');
@@ -216,6 +219,13 @@ function serve(path: string, res: ServerResponse, socket: Socket, every: Every):
     case HOSTILE_PATHS.deflateRaw:
       sendBody(res, 'text/html', ENCODED_PAGES.deflateRaw, 'deflate');
       return;
+    case HOSTILE_PATHS.deflateSplit: {
+      const wire = ENCODED_PAGES.deflateZlib;
+      res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate', 'content-length': String(wire.length) });
+      res.write(wire.subarray(0, 1));
+      schedule(30, () => res.end(wire.subarray(1)), false);
+      return;
+    }
     case HOSTILE_PATHS.emptyGzip:
       sendBody(res, 'text/html', Buffer.alloc(0), 'gzip');
       return;
