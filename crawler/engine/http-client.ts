@@ -34,7 +34,7 @@ export class HttpClient {
       // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
       acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
     };
-    this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, accept: 'text/plain,*/*;q=0.5' };
+    this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, truncateOversizedBody: true, accept: 'text/plain,*/*;q=0.5' };
   }
 
   fetchPage(url: string, signal: AbortSignal): Promise<FetchResult> {

@@ -5,8 +5,9 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openCollection } from '../../crawler/store/database.ts';
+import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { runCli, type CliResult } from '../support/cli.ts';
-import { tempDir } from '../support/crawl-harness.ts';
+import { tempDir, testSettings } from '../support/crawl-harness.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 
 const AGENT = 'ForagerTest/1.0 (+http://127.0.0.1/about)';
@@ -346,35 +347,59 @@ describe('forager canon', () => {
 
 describe('wrong arguments: one line on stderr, exit 2', () => {
   const tmp = tempDir('forager-cli-');
-  after(() => tmp.cleanup());
   const seed = 'http://127.0.0.1:9/';
-  const fresh = (): string => join(tmp.dir, `${Math.random().toString(36).slice(2)}.db`);
-  const cases: [name: string, args: () => string[]][] = [
-    ['unknown command', () => ['frobnicate']],
-    ['unknown flag', () => ['stats', '--db', fresh(), '--frobnicate']],
-    ['--max-pages abc', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, '--max-pages', 'abc']],
-    ['--max-pages 0', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, '--max-pages', '0']],
-    ['--delay-ms=-5', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, '--delay-ms=-5']],
-    ['--concurrency 0', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, '--concurrency', '0']],
-    ['--scope nowhere', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, '--scope', 'nowhere']],
-    ['--strategy nope', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, '--strategy', 'nope']],
-    ['an invalid --seed', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', 'ftp://x']],
-    ['missing --db (crawl)', () => ['crawl', '--query', 'q', '--seed', seed]],
-    ['missing --db (stats)', () => ['stats', '--json']],
-    ['missing --db (resume)', () => ['resume']],
-    ['missing --query on a new collection', () => ['crawl', '--db', fresh(), '--seed', seed]],
-    ['missing --seed on a new collection', () => ['crawl', '--db', fresh(), '--query', 'q']],
-    ['search without words', () => ['search', '--db', fresh(), '--json']],
-    ['resume --max-pages abc', () => ['resume', '--db', fresh(), '--max-pages', 'abc']],
-    ['robots without --robots-file', () => ['robots', '--agent', 'Forager', 'http://example.com/']],
-    ['canon without a URL', () => ['canon']],
-    ['canon with two URLs', () => ['canon', 'http://a.org/', 'http://b.org/']],
+  const stored = join(tmp.dir, 'stored.db');
+  before(() => {
+    const db = openCollection(stored, { create: true });
+    saveSettings(db, testSettings([seed]));
+    db.close();
+  });
+  after(() => tmp.cleanup());
+  let n = 0;
+  const fresh = (): string => join(tmp.dir, `fresh-${++n}.db`);
+  const newCrawl = (...extra: string[]): string[] => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, ...extra];
+  const cases: [name: string, args: () => string[], says: RegExp][] = [
+    ['unknown command', () => ['frobnicate'], /unknown command "frobnicate"/],
+    ['unknown flag', () => ['stats', '--db', fresh(), '--frobnicate'], /--frobnicate/],
+    ['--max-pages abc', () => newCrawl('--max-pages', 'abc'), /max-pages/],
+    ['--max-pages 0', () => newCrawl('--max-pages', '0'), /max-pages/],
+    ['--delay-ms=-5', () => newCrawl('--delay-ms=-5'), /delay-ms/],
+    ['--concurrency 0', () => newCrawl('--concurrency', '0'), /concurrency/],
+    ['--scope nowhere', () => newCrawl('--scope', 'nowhere'), /scope/],
+    ['--strategy nope', () => newCrawl('--strategy', 'nope'), /strategy/],
+    ['an invalid --seed', () => ['crawl', '--db', fresh(), '--query', 'q', '--seed', 'ftp://x'], /seed/],
+    ['missing --db (crawl)', () => ['crawl', '--query', 'q', '--seed', seed], /--db/],
+    ['missing --db (stats)', () => ['stats', '--json'], /--db/],
+    ['missing --db (resume)', () => ['resume'], /--db/],
+    ['missing --query on a new collection', () => ['crawl', '--db', fresh(), '--seed', seed], /--query/],
+    ['missing --seed on a new collection', () => ['crawl', '--db', fresh(), '--query', 'q'], /--seed/],
+    ['--max-pages abc on an existing collection', () => ['crawl', '--db', stored, '--max-pages', 'abc'], /max-pages/],
+    ['resume --max-pages abc', () => ['resume', '--db', stored, '--max-pages', 'abc'], /max-pages/],
+    ['search without words', () => ['search', '--db', stored, '--json'], /words/],
+    ['robots without --robots-file', () => ['robots', '--agent', 'Forager', 'http://example.com/'], /--robots-file/],
+    ['canon without a URL', () => ['canon'], /URL/],
+    ['canon with two URLs', () => ['canon', 'http://a.org/', 'http://b.org/'], /URL/],
   ];
-  for (const [name, args] of cases) {
+  for (const [name, args, says] of cases) {
     it(name, async () => {
-      assertOneLineError(await runCli(args()), name, 2);
+      const result = await runCli(args());
+      assertOneLineError(result, name, 2);
+      assert.match(result.stderr, says);
     });
   }
+
+  it('a crawl refused for its arguments leaves no collection file behind', async () => {
+    const rejected: [string, string[]][] = [
+      ['--max-pages abc', ['--query', 'q', '--seed', seed, '--max-pages', 'abc']],
+      ['--scope nowhere', ['--query', 'q', '--seed', seed, '--scope', 'nowhere']],
+      ['missing --seed', ['--query', 'q']],
+    ];
+    for (const [name, args] of rejected) {
+      const db = fresh();
+      assertOneLineError(await runCli(['crawl', '--db', db, ...args]), name, 2);
+      assert.equal(existsSync(db), false, `${name}: ${db} was created`);
+    }
+  });
 });
 
 interface Snapshot {
