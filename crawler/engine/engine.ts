@@ -259,11 +259,17 @@ export class CrawlEngine extends EventEmitter {
     };
     try {
       if (this.#robots.needsFetch(host, Date.now())) {
-        const responseMs = await this.#robots.refresh(host);
-        if (this.#robots.givenUp(host)) this.#closeHost(host, UrlState.robotsBlocked, 'robots:unavailable');
-        release(responseMs);
+        const outcome = await this.#robots.refresh(host);
+        if (outcome.kind === 'failure' && outcome.reason === 'ssrf:blocked') {
+          // Our own policy refused the address: retrying cannot help.
+          this.#closeHost(host, UrlState.failed, 'ssrf:blocked');
+        } else if (this.#robots.givenUp(host)) {
+          this.#closeHost(host, UrlState.robotsBlocked, 'robots:unavailable');
+        }
+        release(outcome.responseMs, this.#robots.awaitingRetry(host) ? this.settings.robotsRetryMs : 0);
         return;
       }
+      if (this.#robots.awaitingRetry(host)) return;
       const task = this.#takeUrl(host);
       if (task !== undefined) await this.#fetchAndRecord(host, task, release);
     } finally {
@@ -295,7 +301,7 @@ export class CrawlEngine extends EventEmitter {
     }
   }
 
-  #closeHost(host: HostState, state: typeof UrlState.robotsBlocked | typeof UrlState.skipped, reason: string): void {
+  #closeHost(host: HostState, state: typeof UrlState.robotsBlocked | typeof UrlState.skipped | typeof UrlState.failed, reason: string): void {
     this.#urls.closeQueuedOfHost(host.id, state, reason);
     host.queued = 0;
   }

@@ -44,13 +44,18 @@ export class RobotsGate {
     return now - r.fetchedAt >= ROBOTS_MAX_AGE_MS;
   }
 
+  /** True while robots.txt is unavailable but will be asked for again: the host's URLs must wait. */
+  awaitingRetry(host: HostState): boolean {
+    return host.robots.kind === 'disallow-all' && !this.givenUp(host);
+  }
+
   /** True when robots.txt stayed unavailable for as many attempts as the settings allow. */
   givenUp(host: HostState): boolean {
     return host.robots.kind === 'disallow-all' && host.robots.failures >= this.#settings.robotsMaxAttempts;
   }
 
-  /** Fetches robots.txt for the host and records the verdict. Returns the response time for politeness. */
-  async refresh(host: HostState): Promise<number> {
+  /** Fetches robots.txt for the host and records the verdict. Returns the fetch outcome (its time counts for politeness). */
+  async refresh(host: HostState): Promise<RobotsFetchOutcome> {
     const outcome = await this.#fetch(host.origin);
     const now = Date.now();
     const previousFailures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
@@ -59,7 +64,7 @@ export class RobotsGate {
     host.robots = verdictFor(status, body, now, previousFailures + 1);
     const failures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
     this.#hosts.saveRobots(host.id, status, body ?? null, now, failures);
-    return outcome.responseMs;
+    return outcome;
   }
 
   /** null when the URL may be fetched, or the reason it may not. */
@@ -70,7 +75,8 @@ export class RobotsGate {
       case 'allow-all':
         return null;
       case 'disallow-all':
-        return 'robots:unavailable';
+        // Until the retries are used up, URLs wait in the queue rather than being written off.
+        return this.givenUp(host) ? 'robots:unavailable' : null;
       case 'rules': {
         const parsed = new URL(url);
         return isAllowed(r.robots, this.#agent, parsed.pathname + parsed.search) ? null : 'robots:disallowed';

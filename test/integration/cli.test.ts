@@ -273,6 +273,10 @@ describe('continuing a collection', () => {
     assert.equal(resumed.fetched, FIRST_CRAWL_PATHS.length);
     const requested = site.requests.slice(before).filter((p) => p !== '/robots.txt');
     assert.deepEqual([...requested].sort(), [...FIRST_CRAWL_PATHS].sort(), 'each page fetched once across crawl and resume');
+    const again = jsonObject(await runCli(['resume', '--db', db, '--json']));
+    assert.equal(again.outcome, 'exhausted');
+    assert.equal(again.fetched, FIRST_CRAWL_PATHS.length);
+    assert.equal(site.requests.length - before, requested.length + 1, 'resuming a finished crawl sends no request, robots.txt included');
   });
 });
 
@@ -476,6 +480,13 @@ describe('database files that are not usable collections: one line, non-zero, un
     mkdirSync(join(tmp.dir, 'absent'));
     await expectRefused(path, ['stats', 'pages', 'search', 'resume']);
     assert.equal(existsSync(path), false, 'not created');
+  });
+
+  it('a path in a directory that does not exist', async () => {
+    const path = join(tmp.dir, 'no-such-dir', 'collection.db');
+    for (const [name, args] of commands(path)) assertOneLineError(await runCli(args), `${name} on ${path}`);
+    assert.equal(existsSync(join(tmp.dir, 'no-such-dir')), false, 'no directory created');
+    assert.equal(site.requests.length, 0, 'no crawl started');
   });
 
   it('a directory', async () => {
