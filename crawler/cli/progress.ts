@@ -23,7 +23,8 @@ export class ProgressBar {
     const filled = Math.round(done * WIDTH);
     const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
     const line = `${bar} ${s.fetched}/${this.#budget} pages  ${s.pagesPerSecond.toFixed(1)}/s  queued ${s.queued}  failed ${s.failed}  blocked ${s.robotsBlocked}${note ? `  ${note}` : ''}`;
-    this.#stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, (this.#stream.columns ?? 120) - 1))}`);
+    // A pseudo-terminal with no size reports 0 columns: fall back to a usual width.
+    this.#stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, (this.#stream.columns || 120) - 1))}`);
   }
 
   stop(final?: CrawlStats): void {

@@ -65,7 +65,7 @@ export function openCollection(path: string, options: OpenCollectionOptions): Db
     const appId = db.pragma('application_id', { simple: true }) as number;
     if (appId !== APPLICATION_ID) {
       if (!isEmptyDatabase(db)) throw new CollectionError(`${path} is not a Forager collection`, { path, applicationId: appId });
-      if (options.readonly) throw new CollectionError(`${path} is empty, not a Forager collection`, { path });
+      if (options.readonly || !options.create) throw new CollectionError(`${path} is empty, not a Forager collection`, { path });
       db.pragma(`application_id = ${APPLICATION_ID}`);
     }
     if (!options.readonly) {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -6,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openCollection } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
-import { runCli, type CliResult } from '../support/cli.ts';
+import { FORAGER_BIN, runCli, type CliResult } from '../support/cli.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 
@@ -152,6 +153,7 @@ describe('forager crawl, stats, pages and search on a loopback site', () => {
   it('stats --json agrees with the crawl', async () => {
     const live = jsonObject(crawl);
     const stored = jsonObject(await runCli(['stats', '--db', db, '--json']));
+    for (const field of numberFields) assert.equal(typeof stored[field], 'number', `stats has ${field}`);
     for (const field of ['fetched', 'queued', 'failed', 'robotsBlocked', 'skipped'] as const) {
       assert.equal(stored[field], live[field], field);
     }
@@ -278,6 +280,57 @@ describe('continuing a collection', () => {
     assert.equal(again.fetched, FIRST_CRAWL_PATHS.length);
     assert.equal(site.requests.length - before, requested.length + 1, 'resuming a finished crawl sends no request, robots.txt included');
   });
+});
+
+/**
+ * Runs a command under util-linux `script`, which gives it a pseudo-terminal of the given
+ * width (0: the size is left unset, as in some terminals and containers); null when
+ * `script` is not installed.
+ */
+function runOnTerminal(args: string[], columns: number): Promise<{ code: number | null; output: string } | null> {
+  const quote = (a: string): string => `'${a.replace(/'/g, `'\\''`)}'`;
+  const forager = [process.execPath, FORAGER_BIN, ...args].map(quote).join(' ');
+  const command = columns > 0 ? `stty cols ${columns} rows 40; exec ${forager}` : `exec ${forager}`;
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (output += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.once('error', () => {
+      clearTimeout(timer);
+      resolve(null);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('crawl on a terminal', () => {
+  let site: OrchardSite;
+  const tmp = tempDir('forager-cli-');
+  before(async () => {
+    site = await startOrchard();
+  });
+  after(async () => {
+    await site.close();
+    tmp.cleanup();
+  });
+
+  for (const columns of [100, 0]) {
+    it(`draws a progress bar in place on a terminal ${columns > 0 ? `${columns} columns wide` : 'of unknown width'}`, async (t) => {
+      const result = await runOnTerminal(crawlArgs(join(tmp.dir, `tty-${columns}.db`), site, ['--max-pages', '50']), columns);
+      if (result === null) {
+        t.skip('util-linux script is not installed, so no pseudo-terminal');
+        return;
+      }
+      assert.equal(result.code, 0, result.output);
+      assert.match(result.output, /\r/, 'the bar is redrawn in place');
+      assert.match(result.output, new RegExp(`\\b${FIRST_CRAWL_PATHS.length}/50\\b`), `the bar shows pages fetched of the budget: ${JSON.stringify(result.output)}`);
+      assert.match(result.output, /frontier empty/);
+    });
+  }
 });
 
 describe('forager robots', () => {

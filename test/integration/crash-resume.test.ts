@@ -113,6 +113,12 @@ describe('crash and resume', () => {
         assert.ok(committed.has(url) || inflight.has(url), `${path} was requested but is neither committed nor marked in flight`);
       }
 
+      const crashedStats = finalStats(await runCli(['stats', '--db', db, '--json']));
+      assert.equal(crashedStats.fetched, atKill.pages.length, 'stats reads a crashed collection');
+      const listed = await runCli(['pages', '--db', db, '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.equal(listed.stdout.trim().split('\n').length, atKill.pages.length, 'pages lists a crashed collection');
+
       const resumed = finalStats(await runCli(['resume', '--db', db, '--json'], { timeoutMs: 20_000 }));
       assert.equal(resumed.outcome, 'exhausted');
       assert.equal(resumed.fetched, PAGES);

@@ -1,3 +1,4 @@
+import { existsSync, rmSync } from 'node:fs';
 import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
 import type { CrawlStats } from '../../engine/stats.ts';
 import { UsageError } from '../../errors.ts';
@@ -82,10 +83,19 @@ function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
 export async function crawlCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('crawl', argv, CRAWL_OPTIONS);
   const dbPath = requireOption('crawl', 'db', values.db);
+  const isNew = !existsSync(dbPath);
   const db = openCollection(dbPath, { create: true });
+  let settings: CrawlSettings;
   try {
-    const settings = settingsForCrawl(db, values);
+    settings = settingsForCrawl(db, values);
     saveSettings(db, settings);
+  } catch (err) {
+    db.close();
+    // A crawl refused for its arguments must not leave an empty collection behind.
+    if (isNew) for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+    throw err;
+  }
+  try {
     return await runEngine(db, dbPath, settings, values.json ?? false);
   } finally {
     db.close();
@@ -101,11 +111,12 @@ const RESUME_OPTIONS = {
 export async function resumeCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('resume', argv, RESUME_OPTIONS);
   const dbPath = requireOption('resume', 'db', values.db);
+  const maxPages = integerOption('max-pages', values['max-pages']);
   const db = openCollection(dbPath, { create: false });
   try {
     const stored = loadSettings(db);
     if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
-    const settings = validateSettings({ ...stored, maxPages: integerOption('max-pages', values['max-pages']) ?? stored.maxPages });
+    const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages });
     saveSettings(db, settings);
     return await runEngine(db, dbPath, settings, values.json ?? false);
   } finally {
