@@ -3,8 +3,9 @@
  * from a seed, configured the way its documentation suggests for a polite same-site
  * crawl, with storage kept in memory. Prints one JSON line on stdout when done.
  *
- *   npx node bench/peers/crawlee-crawl.ts --seed URL --max-pages N --concurrency 8
+ *   npx node bench/peers/crawlee-crawl.ts --seed URL --max-pages N --concurrency 8 [--max-seconds S]
  */
+import type { Socket } from 'node:net';
 import { parseArgs } from 'node:util';
 import { CheerioCrawler, Configuration, log, LogLevel } from '@crawlee/cheerio';
 import { UsageError } from '../../crawler/errors.ts';
@@ -15,9 +16,14 @@ export interface CrawleeRunReport {
   failed: number;
   seconds: number;
   pagesPerSecond: number;
+  /** Bytes received on the crawl's sockets (compressed, as on the wire, headers included). */
   bytes: number;
+  /** Page bodies after decompression. */
+  decodedBytes: number;
   mbPerSecond: number;
   peakRssMB: number;
+  /** True when --max-seconds stopped the crawl before it finished. */
+  truncated: boolean;
 }
 
 const BYTES_PER_MB = 1024 * 1024;
@@ -30,12 +36,13 @@ function positiveInteger(value: string | undefined, option: string): number {
   return parsed;
 }
 
-function readOptions(): { seed: string; maxPages: number; concurrency: number } {
+function readOptions(): { seed: string; maxPages: number; concurrency: number; maxSeconds: number | undefined } {
   const { values } = parseArgs({
     options: {
       seed: { type: 'string' },
       'max-pages': { type: 'string' },
       concurrency: { type: 'string', default: '8' },
+      'max-seconds': { type: 'string' },
     },
     strict: true,
   });
@@ -44,7 +51,42 @@ function readOptions(): { seed: string; maxPages: number; concurrency: number } 
     seed: values.seed,
     maxPages: positiveInteger(values['max-pages'], 'max-pages'),
     concurrency: positiveInteger(values.concurrency, 'concurrency'),
+    maxSeconds: values['max-seconds'] === undefined ? undefined : positiveInteger(values['max-seconds'], 'max-seconds'),
   };
+}
+
+interface Tally {
+  decodedBytes: number;
+  /** Every socket a page arrived on; summing their bytesRead gives the bytes as received. */
+  sockets: Set<Socket>;
+}
+
+/** Crawlee's own counters: a timed-out handler keeps running, so counting in it would overcount. */
+function report(crawler: CheerioCrawler, tally: Tally, seconds: number, truncated: boolean): CrawleeRunReport {
+  const pages = crawler.stats.state.requestsFinished;
+  let bytes = 0;
+  for (const socket of tally.sockets) bytes += socket.bytesRead;
+  return {
+    tool: 'crawlee',
+    pages,
+    failed: crawler.stats.state.requestsFailed,
+    seconds,
+    pagesPerSecond: pages / seconds,
+    bytes,
+    decodedBytes: tally.decodedBytes,
+    mbPerSecond: bytes / BYTES_PER_MB / seconds,
+    // maxRSS is in KiB.
+    peakRssMB: process.resourceUsage().maxRSS / 1024,
+    truncated,
+  };
+}
+
+let reported = false;
+
+function printAndExit(result: CrawleeRunReport): void {
+  if (reported) return;
+  reported = true;
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 }
 
 async function main(): Promise<void> {
@@ -52,8 +94,7 @@ async function main(): Promise<void> {
   log.setLevel(LogLevel.WARNING);
   const config = new Configuration({ persistStorage: false, logLevel: LogLevel.WARNING });
 
-  let pages = 0;
-  let bytes = 0;
+  const tally: Tally = { decodedBytes: 0, sockets: new Set() };
   const started = performance.now();
   const crawler = new CheerioCrawler(
     {
@@ -61,29 +102,20 @@ async function main(): Promise<void> {
       maxConcurrency: options.concurrency,
       respectRobotsTxtFile: true,
       sameDomainDelaySecs: 0,
-      async requestHandler({ body, enqueueLinks }) {
-        bytes += Buffer.byteLength(body);
+      async requestHandler({ body, response, enqueueLinks }) {
+        tally.decodedBytes += Buffer.byteLength(body);
+        if (response.socket !== null) tally.sockets.add(response.socket);
         await enqueueLinks({ strategy: 'same-origin' });
-        pages++;
       },
     },
     config,
   );
-  const stats = await crawler.run([options.seed]);
-  const seconds = (performance.now() - started) / 1000;
-
-  const report: CrawleeRunReport = {
-    tool: 'crawlee',
-    pages,
-    failed: stats.requestsFailed,
-    seconds,
-    pagesPerSecond: pages / seconds,
-    bytes,
-    mbPerSecond: bytes / BYTES_PER_MB / seconds,
-    // maxRSS is in KiB.
-    peakRssMB: process.resourceUsage().maxRSS / 1024,
-  };
-  process.stdout.write(`${JSON.stringify(report)}\n`);
+  if (options.maxSeconds !== undefined) {
+    // Crawlee can spend minutes per page on link-heavy sites; the cap reports the rate so far.
+    setTimeout(() => printAndExit(report(crawler, tally, (performance.now() - started) / 1000, true)), options.maxSeconds * 1000);
+  }
+  await crawler.run([options.seed]);
+  printAndExit(report(crawler, tally, (performance.now() - started) / 1000, false));
 }
 
 await main();

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { FetchError } from '../errors.ts';
 import { HostScheduler } from '../frontier/host-scheduler.ts';
+import { UrlHeap } from '../frontier/url-heap.ts';
 import { politeWaitMs, retryBackoffMs } from '../frontier/politeness.ts';
 import { createStrategy } from '../ordering/registry.ts';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
@@ -10,14 +11,14 @@ import type { Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
-import { UrlState } from '../store/url-state.ts';
+import { UrlState, type UrlStateValue } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
 import type { HostState } from './host-state.ts';
 import { HttpClient } from './http-client.ts';
 import { PageRecorder, type RecordedPage } from './page-recorder.ts';
 import { RobotsGate } from './robots-gate.ts';
-import { collectionStats, type CrawlStats } from './stats.ts';
+import type { CrawlStats } from './stats.ts';
 import { UrlAdmission } from './url-admission.ts';
 
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
@@ -60,7 +61,7 @@ export class CrawlEngine extends EventEmitter {
   #pagesThisRun = 0;
   #bytesThisRun = 0;
   #pageTasks = 0;
-  #stored: CrawlStats;
+  #pagesAtStart = 0;
   #paused = false;
   #stopping = false;
   #wake: (() => void) | undefined;
@@ -74,7 +75,7 @@ export class CrawlEngine extends EventEmitter {
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
     this.#http = new HttpClient(settings, { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts });
     this.#robots = new RobotsGate(settings, this.#hostStore, (origin) => this.#http.fetchRobots(origin, this.#abort.signal));
-    this.#scheduler = new HostScheduler<HostState>((host) => this.#urls.nextQueued(host.id));
+    this.#scheduler = new HostScheduler<HostState>();
     this.#admission = new UrlAdmission(
       settings,
       { urls: this.#urls, hosts: this.#hostStore },
@@ -82,9 +83,9 @@ export class CrawlEngine extends EventEmitter {
       createStrategy(settings.strategy),
       {
         robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#host(hostId, origin), url),
-        queued: (hostId, origin) => {
+        queued: (hostId, origin, urlId, priority) => {
           const host = this.#host(hostId, origin);
-          host.queued++;
+          host.queue.push(urlId, priority);
           this.#scheduler.offer(host);
         },
       },
@@ -95,7 +96,6 @@ export class CrawlEngine extends EventEmitter {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
     });
-    this.#stored = collectionStats(db);
   }
 
   /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
@@ -159,13 +159,19 @@ export class CrawlEngine extends EventEmitter {
     return this.#paused;
   }
 
-  /** Live figures for this run, on top of what the collection held when it started. */
+  /** Live figures: URL states kept current by the store, rates for this run. */
   stats(): CrawlStats {
-    const live = collectionStats(this.#db);
+    const tally = this.#urls.tally();
+    const n = (state: UrlStateValue): number => tally.get(state) ?? 0;
     const elapsedMs = this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt;
     return {
-      ...live,
+      fetched: this.#pagesAtStart + this.#pagesThisRun,
+      queued: n(UrlState.queued) + n(UrlState.inflight),
       inflight: this.#pageTasks,
+      failed: n(UrlState.failed),
+      robotsBlocked: n(UrlState.robotsBlocked),
+      skipped: n(UrlState.skipped),
+      hosts: this.#hosts.size,
       seenCacheHitRate: this.#admission.cache.hitRate,
       pagesPerSecond: elapsedMs === 0 ? 0 : (this.#pagesThisRun * 1000) / elapsedMs,
       bytesFetched: this.#bytesThisRun,
@@ -176,7 +182,7 @@ export class CrawlEngine extends EventEmitter {
   #host(hostId: number, origin: string): HostState {
     let host = this.#hosts.get(hostId);
     if (host === undefined) {
-      host = { id: hostId, origin, queued: 0, inflight: false, nextAllowedAt: 0, scheduled: false, robots: { kind: 'unknown' }, pagesFetched: 0, lastResponseMs: 0 };
+      host = { id: hostId, origin, queue: new UrlHeap(), inflight: false, nextAllowedAt: 0, scheduled: false, robots: { kind: 'unknown' }, pagesFetched: 0, lastResponseMs: 0 };
       this.#hosts.set(hostId, host);
     }
     return host;
@@ -191,20 +197,18 @@ export class CrawlEngine extends EventEmitter {
         host.robots = this.#robots.restore(row);
         host.pagesFetched = row.pagesFetched;
       }
-      for (const [hostId, n] of this.#urls.queuedCountsByHost()) {
-        const host = this.#hosts.get(hostId);
-        if (host !== undefined) host.queued = n;
-      }
+      // Every URL's host has a row, so every host of the frontier was loaded just above.
+      for (const entry of this.#urls.frontier()) this.#hosts.get(entry.hostId)?.queue.push(entry.id, entry.priority);
       for (const seed of this.settings.seeds) {
         this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', isSeed: true });
       }
     })();
-    this.#stored = collectionStats(this.#db);
+    this.#pagesAtStart = this.#db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
     for (const host of this.#hosts.values()) this.#scheduler.offer(host);
   }
 
   #budgetLeft(): number {
-    return this.settings.maxPages - this.#stored.fetched - this.#pagesThisRun - this.#pageTasks;
+    return this.settings.maxPages - this.#pagesAtStart - this.#pagesThisRun - this.#pageTasks;
   }
 
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
@@ -279,31 +283,31 @@ export class CrawlEngine extends EventEmitter {
 
   /** The host's best queued URL that robots.txt and the host budget allow; the others are recorded and passed over. */
   #takeUrl(host: HostState): QueuedUrl | undefined {
-    for (;;) {
-      const task = this.#urls.nextQueued(host.id);
-      if (task === undefined) {
-        host.queued = 0;
-        return undefined;
-      }
-      host.queued--;
+    for (let id = host.queue.pop(); id !== undefined; id = host.queue.pop()) {
+      const task = this.#urls.queued(id);
+      if (task === undefined) continue;
       if (this.settings.maxPagesPerHost > 0 && host.pagesFetched >= this.settings.maxPagesPerHost) {
-        this.#urls.setState(task.id, UrlState.skipped, 'host-budget');
+        this.#urls.passOver(task.id, UrlState.skipped, 'host-budget');
         this.#closeHost(host, UrlState.skipped, 'host-budget');
         return undefined;
       }
       const blocked = this.#robots.blockReason(host, task.url);
       if (blocked === null) {
-        this.#urls.setState(task.id, UrlState.inflight);
+        this.#urls.markInflight(task.id);
         return task;
       }
-      this.#urls.setState(task.id, UrlState.robotsBlocked, blocked);
+      this.#urls.passOver(task.id, UrlState.robotsBlocked, blocked);
       this.emit('blocked', { url: task.url, reason: blocked });
     }
+    return undefined;
   }
 
+  /** Ends every queued URL of a host at once (robots.txt unavailable, host budget spent, address refused). */
   #closeHost(host: HostState, state: typeof UrlState.robotsBlocked | typeof UrlState.skipped | typeof UrlState.failed, reason: string): void {
-    this.#urls.closeQueuedOfHost(host.id, state, reason);
-    host.queued = 0;
+    this.#db.transaction(() => {
+      for (const id of host.queue.ids()) this.#urls.passOver(id, state, reason);
+    })();
+    host.queue.clear();
   }
 
   async #fetchAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
@@ -329,8 +333,8 @@ export class CrawlEngine extends EventEmitter {
     } catch (err) {
       const responseMs = Date.now() - started;
       if (this.#abort.signal.aborted) {
-        this.#urls.setState(task.id, UrlState.queued);
-        host.queued++;
+        this.#urls.returnToQueue(task.id);
+        host.queue.push(task.id, task.priority);
         release(responseMs);
         return;
       }
@@ -339,7 +343,7 @@ export class CrawlEngine extends EventEmitter {
         this.#retry(host, task, reason, responseMs, release);
         return;
       }
-      this.#urls.setState(task.id, UrlState.failed, reason);
+      this.#urls.finish(task.id, UrlState.failed, reason);
       release(responseMs);
       this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
     } finally {
@@ -349,7 +353,7 @@ export class CrawlEngine extends EventEmitter {
 
   #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void): void {
     this.#urls.requeueAfterFailure(task.id, reason);
-    host.queued++;
+    host.queue.push(task.id, task.priority);
     release(responseMs, retryBackoffMs(this.settings, task.attempts + 1));
     this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
   }

@@ -83,8 +83,8 @@ export class PageRecorder {
         remoteAddress: result.remoteAddress ?? null,
       });
       const links = analysis.page !== null && !analysis.nofollow ? this.#storeLinks(task, seq, result.url, analysis.page) : { links: 0, newUrls: 0 };
-      if (failedReason !== null) this.#urls.setState(task.id, UrlState.failed, failedReason);
-      else this.#urls.setState(task.id, UrlState.fetched, analysis.note);
+      if (failedReason !== null) this.#urls.finish(task.id, UrlState.failed, failedReason);
+      else this.#urls.finish(task.id, UrlState.fetched, analysis.note);
       afterWrite();
       return { seq, status: result.status, title: analysis.page?.title || null, newUrls: links.newUrls + redirect.newUrls, links: links.links };
     }).immediate();

@@ -74,14 +74,14 @@ export class UrlAdmission {
     const fp = fingerprint(url);
     const cached = this.cache.get(fp);
     if (cached !== undefined) return { id: cached, isNew: false };
-    const stored = this.#urls.findIdByFingerprint(fp);
+    const origin = originOf(url);
+    const hostId = this.#hosts.idFor(origin);
+    const stored = this.#urls.findIdByFingerprint(hostId, fp);
     if (stored !== undefined) {
       this.cache.set(fp, stored);
       return { id: stored, isNew: false };
     }
     const parsed = new URL(url);
-    const origin = parsed.origin;
-    const hostId = this.#hosts.idFor(origin);
     const { state, reason } = this.#classify(parsed, url, hostId, origin, from);
     const priority = state === UrlState.queued
       ? this.#strategy.priority({ url, depth: from.depth, parentId: from.parentId, anchor: from.anchor })
@@ -106,4 +106,9 @@ export class UrlAdmission {
     if (blocked !== null) return { state: UrlState.robotsBlocked, reason: blocked };
     return { state: UrlState.queued, reason: null };
   }
+}
+
+/** The origin of a canonical URL, which always has the form scheme://authority/path. */
+function originOf(canonicalUrl: string): string {
+  return canonicalUrl.slice(0, canonicalUrl.indexOf('/', canonicalUrl.indexOf('//') + 2));
 }

@@ -1,10 +1,11 @@
 import { Heap } from './heap.ts';
+import type { UrlHeap } from './url-heap.ts';
 
 /** The part of a host's state the scheduler reads and writes. */
 export interface SchedulableHost {
   readonly id: number;
-  /** Queued URLs of this host. */
-  queued: number;
+  /** The host's queued URLs, best first. */
+  readonly queue: UrlHeap;
   /** True while a request to this host is in flight: at most one at a time. */
   inflight: boolean;
   /** Epoch ms before which this host must not be asked again. */
@@ -35,15 +36,9 @@ export class HostScheduler<H extends SchedulableHost> {
   readonly #ready = new Heap<ReadyEntry<H>>(
     (a, b) => a.head.priority > b.head.priority || (a.head.priority === b.head.priority && a.head.id < b.head.id),
   );
-  readonly #headOf: (host: H) => HostHead | undefined;
-
-  constructor(headOf: (host: H) => HostHead | undefined) {
-    this.#headOf = headOf;
-  }
-
   /** Call whenever a host may have become schedulable: new queued URLs, or its request ended. */
   offer(host: H): void {
-    if (host.scheduled || host.inflight || host.queued <= 0) return;
+    if (host.scheduled || host.inflight || host.queue.size === 0) return;
     host.scheduled = true;
     this.#waiting.push(host);
   }
@@ -52,7 +47,7 @@ export class HostScheduler<H extends SchedulableHost> {
   next(now: number): NextHost<H> {
     for (let top = this.#waiting.peek(); top !== undefined && top.nextAllowedAt <= now; top = this.#waiting.peek()) {
       this.#waiting.pop();
-      const head = top.queued > 0 ? this.#headOf(top) : undefined;
+      const head = top.queue.peek();
       if (head === undefined) {
         top.scheduled = false;
         continue;

@@ -33,9 +33,11 @@ export const MIGRATIONS: readonly string[] = [
     attempts  INTEGER NOT NULL DEFAULT 0,
     reason    TEXT                     -- why it was skipped, blocked or failed
   );
-  CREATE UNIQUE INDEX urls_by_fp ON urls(fp);
-  -- Only queued URLs are indexed for ordering, so the index stays as small as the frontier.
-  CREATE INDEX urls_frontier ON urls(host_id, priority DESC, id) WHERE state = 0;
+  -- The seen test. Host first: most links point into their own host, so the index pages a
+  -- page's links touch are few and close together (Mercator's host-prefixed fingerprints).
+  CREATE UNIQUE INDEX urls_seen ON urls(host_id, fp);
+  -- No index orders the frontier: each run loads queued URLs into per-host heaps in memory,
+  -- so a new URL costs one index insert (the fingerprint), not two.
 
   CREATE TABLE pages (
     seq            INTEGER PRIMARY KEY,  -- fetch order

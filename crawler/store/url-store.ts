@@ -23,57 +23,86 @@ export interface QueuedUrl {
   attempts: number;
 }
 
+export interface FrontierEntry {
+  id: number;
+  hostId: number;
+  priority: number;
+}
+
 /** The urls table: the persistent seen set and the frontier's state. */
 export class UrlStore {
   readonly #findByFp;
   readonly #insert;
-  readonly #nextQueued;
+  readonly #queuedById;
+  readonly #frontier;
   readonly #setState;
   readonly #requeue;
   readonly #get;
+  #tally: Map<UrlStateValue, number> | undefined;
   readonly #resetInflight;
-  readonly #queuedByHost;
   readonly #countByState;
-  readonly #closeQueuedOfHost;
 
   constructor(db: Db) {
-    this.#findByFp = db.prepare('SELECT id FROM urls WHERE fp = ?').pluck();
+    this.#findByFp = db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck();
     this.#insert = db.prepare(
       'INSERT INTO urls (fp, url, host_id, depth, state, priority, parent_id, redirects, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.#nextQueued = db.prepare(
-      `SELECT id, url, host_id AS hostId, depth, priority, redirects, attempts FROM urls
-       WHERE host_id = ? AND state = ${UrlState.queued} ORDER BY priority DESC, id LIMIT 1`,
+    this.#queuedById = db.prepare(
+      `SELECT id, url, host_id AS hostId, depth, priority, redirects, attempts FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
     );
+    this.#frontier = db.prepare(`SELECT id, host_id AS hostId, priority FROM urls WHERE state = ${UrlState.queued}`);
     this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#requeue = db.prepare(`UPDATE urls SET state = ${UrlState.queued}, attempts = attempts + 1, reason = ? WHERE id = ?`);
     this.#resetInflight = db.prepare(`UPDATE urls SET state = ${UrlState.queued} WHERE state = ${UrlState.inflight}`);
-    this.#queuedByHost = db.prepare(`SELECT host_id AS hostId, count(*) AS n FROM urls WHERE state = ${UrlState.queued} GROUP BY host_id`);
     this.#countByState = db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state');
-    this.#closeQueuedOfHost = db.prepare(`UPDATE urls SET state = ?, reason = ? WHERE host_id = ? AND state = ${UrlState.queued}`);
     this.#get = db.prepare('SELECT id, url, host_id AS hostId, depth, state, priority, parent_id AS parentId, redirects, attempts, reason FROM urls WHERE id = ?');
   }
 
-  findIdByFingerprint(fp: bigint): number | undefined {
-    return this.#findByFp.get(fp) as number | undefined;
+  findIdByFingerprint(hostId: number, fp: bigint): number | undefined {
+    return this.#findByFp.get(hostId, fp) as number | undefined;
   }
 
   insert(u: NewUrl): number {
     const info = this.#insert.run(u.fp, u.url, u.hostId, u.depth, u.state, u.priority, u.parentId, u.redirects, u.reason);
+    this.#count(u.state, 1);
     return Number(info.lastInsertRowid);
   }
 
-  nextQueued(hostId: number): QueuedUrl | undefined {
-    return this.#nextQueued.get(hostId) as QueuedUrl | undefined;
+  /** The URL with this id if it is still queued. */
+  queued(id: number): QueuedUrl | undefined {
+    return this.#queuedById.get(id) as QueuedUrl | undefined;
   }
 
-  setState(id: number, state: UrlStateValue, reason: string | null = null): void {
-    this.#setState.run(state, reason, id);
+  /** Every queued URL, for loading the in-memory frontier at the start of a run. */
+  frontier(): IterableIterator<FrontierEntry> {
+    return this.#frontier.iterate() as IterableIterator<FrontierEntry>;
   }
 
-  /** Back to the queue after a transient failure, counting the attempt. */
+  /** Queued → in flight: the URL has been handed to the fetcher. */
+  markInflight(id: number): void {
+    this.#transition(id, UrlState.queued, UrlState.inflight, null);
+  }
+
+  /** In flight → its final state (fetched or failed). */
+  finish(id: number, state: UrlStateValue, reason: string | null): void {
+    this.#transition(id, UrlState.inflight, state, reason);
+  }
+
+  /** Queued → a state it ends in without being fetched (robots-blocked, skipped, failed). */
+  passOver(id: number, state: UrlStateValue, reason: string): void {
+    this.#transition(id, UrlState.queued, state, reason);
+  }
+
+  /** In flight → queued, when its request was cancelled. */
+  returnToQueue(id: number): void {
+    this.#transition(id, UrlState.inflight, UrlState.queued, null);
+  }
+
+  /** In flight → queued after a transient failure, counting the attempt. */
   requeueAfterFailure(id: number, reason: string): void {
     this.#requeue.run(reason, id);
+    this.#count(UrlState.inflight, -1);
+    this.#count(UrlState.queued, 1);
   }
 
   get(id: number): (QueuedUrl & { state: UrlStateValue; parentId: number | null; reason: string | null }) | undefined {
@@ -82,21 +111,32 @@ export class UrlStore {
 
   /** After a crash, URLs that were in flight go back to the queue. Returns how many. */
   resetInflight(): number {
-    return this.#resetInflight.run().changes;
+    const n = this.#resetInflight.run().changes;
+    this.#count(UrlState.inflight, -n);
+    this.#count(UrlState.queued, n);
+    return n;
   }
 
-  queuedCountsByHost(): Map<number, number> {
-    const rows = this.#queuedByHost.all() as { hostId: number; n: number }[];
-    return new Map(rows.map((r) => [r.hostId, r.n]));
-  }
-
+  /** URLs per state, counted from the table (a full scan). */
   countsByState(): Map<UrlStateValue, number> {
     const rows = this.#countByState.all() as { state: UrlStateValue; n: number }[];
     return new Map(rows.map((r) => [r.state, r.n]));
   }
 
-  /** Ends every queued URL of a host at once (robots.txt unavailable, host budget spent). */
-  closeQueuedOfHost(hostId: number, state: UrlStateValue, reason: string): number {
-    return this.#closeQueuedOfHost.run(state, reason, hostId).changes;
+  /** URLs per state, counted once and then kept up to date by this store's writes: cheap enough for live stats. */
+  tally(): ReadonlyMap<UrlStateValue, number> {
+    this.#tally ??= this.countsByState();
+    return this.#tally;
+  }
+
+  #count(state: UrlStateValue, delta: number): void {
+    if (this.#tally === undefined) return;
+    this.#tally.set(state, (this.#tally.get(state) ?? 0) + delta);
+  }
+
+  #transition(id: number, from: UrlStateValue, to: UrlStateValue, reason: string | null): void {
+    this.#setState.run(to, reason, id);
+    this.#count(from, -1);
+    this.#count(to, 1);
   }
 }
