@@ -1,7 +1,8 @@
 /**
  * The peer in the throughput benchmark: Crawlee's CheerioCrawler crawling one site
- * from a seed, configured the way its documentation suggests for a polite same-site
- * crawl, with storage kept in memory. Prints one JSON line on stdout when done.
+ * from a seed with a page budget, robots.txt respected, same-origin links followed and
+ * storage kept in memory; other settings are Crawlee's defaults. Prints one JSON line
+ * on stdout when done.
  *
  *   npx node bench/peers/crawlee-crawl.ts --seed URL --max-pages N --concurrency 8 [--max-seconds S]
  */
