@@ -19,45 +19,14 @@ import { openCollection } from '../crawler/store/database.ts';
 import { HostStore } from '../crawler/store/host-store.ts';
 import { UrlStore } from '../crawler/store/url-store.ts';
 import { createScope } from '../crawler/url/scope.ts';
+import { runJsonChild } from './support/child-run.ts';
+import { discoveredUrls } from './support/synthetic-links.ts';
 
-const { values } = parseArgs({ options: { urls: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { urls: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' }, 'peer-seconds': { type: 'string' } },
+});
 const DISTINCT = Number(values.urls ?? 1_000_000);
 const RUNS = Number(values.runs ?? 3);
-const LINKS_PER_PAGE = 60;
-/** Broder et al. saw ~30% of a page's links repeat ones seen shortly before. */
-const REPEAT_SHARE = 0.3;
-/** Most links point into the page's own host (about three in four on the web). */
-const SAME_HOST_SHARE = 0.75;
-const HOSTS = 1000;
-
-/** A deterministic generator, so every run sees the same URLs. */
-function* discoveredUrls(distinct: number): Generator<string[]> {
-  let seed = 12345;
-  const rand = (): number => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-  let made = 0;
-  const recent: string[] = [];
-  while (made < distinct) {
-    const page: string[] = [];
-    const pageHost = Math.floor(rand() * HOSTS);
-    for (let i = 0; i < LINKS_PER_PAGE && made < distinct; i++) {
-      if (recent.length > 0 && rand() < REPEAT_SHARE) {
-        page.push(recent[Math.floor(rand() * recent.length)] as string);
-        continue;
-      }
-      const host = rand() < SAME_HOST_SHARE ? pageHost : Math.floor(rand() * HOSTS);
-      const url = `https://www.site${host}.example/section-${made % 97}/article/${made}.html?ref=${made % 13}`;
-      made++;
-      page.push(url);
-      if (recent.length < 5000) recent.push(url);
-      else recent[Math.floor(rand() * recent.length)] = url;
-    }
-    yield page;
-  }
-}
-
 interface RunResult {
   admitted: number;
   distinct: number;
@@ -117,6 +86,14 @@ for (let r = 0; r < RUNS; r++) {
     console.log(`run ${r + 1}: ${res.admitted} discovered (${res.distinct} distinct) in ${res.seconds.toFixed(2)} s = ${Math.round(res.urlsPerSecond)} URLs/s, ${res.bytesPerUrl.toFixed(1)} B/URL, cache hit ${(res.cacheHitRate * 100).toFixed(1)}%`);
   }
 }
+// The peer: Crawlee's in-memory RequestQueue over the same discoveries, capped in time since it slows as it grows.
+const peerSeconds = Number(values['peer-seconds'] ?? 120);
+const peer = await runJsonChild(
+  process.execPath,
+  ['bench/peers/crawlee-queue.ts', '--urls', String(DISTINCT), '--max-seconds', String(peerSeconds)],
+  { cwd: new URL('..', import.meta.url).pathname, timeoutMs: (peerSeconds + 120) * 1000, label: 'crawlee-queue' },
+);
+const peerRate = Number(peer.json.urlsPerSecond);
 const summary = {
   runs: RUNS,
   distinctUrls: results[0]?.distinct ?? 0,
@@ -124,10 +101,16 @@ const summary = {
   medianUrlsPerSecond: Math.round(median(results.map((r) => r.urlsPerSecond))),
   medianBytesPerUrl: Number(median(results.map((r) => r.bytesPerUrl)).toFixed(1)),
   medianCacheHitRate: Number(median(results.map((r) => r.cacheHitRate)).toFixed(3)),
+  peer: peer.json,
+  ratioToPeer: 0,
 };
+summary.ratioToPeer = Number((summary.medianUrlsPerSecond / peerRate).toFixed(2));
 if (values.json) {
   console.log(JSON.stringify(summary));
 } else {
   console.log(`median: ${summary.medianUrlsPerSecond} URLs/s (target ≥ 50,000: ${summary.medianUrlsPerSecond >= 50_000 ? 'PASS' : 'MISS'}), ` +
     `${summary.medianBytesPerUrl} bytes/URL (target < 200: ${summary.medianBytesPerUrl < 200 ? 'PASS' : 'MISS'})`);
+  console.log(`peer, Crawlee RequestQueue (memory): ${Math.round(peerRate)} URLs/s over ${String(peer.json.admitted)} discoveries` +
+    `${peer.json.truncated ? ` (stopped at the ${peerSeconds} s cap)` : ''}, peak RSS ${Number(peer.json.peakRssMB).toFixed(0)} MB; ` +
+    `Forager / Crawlee = ${summary.ratioToPeer}×`);
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CrawlEngine } from '../../crawler/engine/engine.ts';
+import { openCollection } from '../../crawler/store/database.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { collectionStats } from '../../crawler/engine/stats.ts';
 import { crawlOnce, tempDir, testSettings, urlRecord } from '../support/crawl-harness.ts';
@@ -153,6 +155,36 @@ describe('page budget and states', () => {
       assert.match(urlRecord(run.db, `${site.origin}/a/a/a/a/a/`)?.reason ?? '', /^trap:/);
       assert.equal(site.count('/d3'), 0);
       run.db.close();
+    } finally {
+      await site.close();
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('pause and resume in the same process', () => {
+  it('sends no request while paused and finishes after resume', async () => {
+    const site = await startTestSite({}, treeSite(30, 2));
+    const tmp = tempDir();
+    try {
+      const db = openCollection(`${tmp.dir}/pause.db`, { create: true });
+      const engine = new CrawlEngine(db, testSettings([`${site.origin}/p/0`], { delayMs: 20 }));
+      const states: string[] = [];
+      engine.on('state', (s: string) => states.push(s));
+      let pausedAt = -1;
+      engine.once('page', () => {
+        engine.pause();
+        pausedAt = site.requests.length;
+        setTimeout(() => {
+          assert.ok(site.requests.length <= pausedAt + 1, 'at most the request already in flight completes while paused');
+          engine.resume();
+        }, 300);
+      });
+      const outcome = await engine.run();
+      assert.equal(outcome, 'exhausted');
+      assert.deepEqual(states, ['paused', 'running']);
+      assert.equal(engine.stats().fetched, 30);
+      db.close();
     } finally {
       await site.close();
       tmp.cleanup();
