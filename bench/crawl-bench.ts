@@ -187,6 +187,7 @@ async function runForager(options: BenchOptions, site: ServedSite, budget: numbe
     '--seed', site.seed,
     '--max-pages', String(budget),
     '--delay-ms', '0',
+    '--delay-factor', '0',
     '--concurrency', String(CONCURRENCY),
     '--json',
   ];
