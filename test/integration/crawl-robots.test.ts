@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import type { CrawlSettings } from '../../crawler/settings.ts';
 import { UrlState, URL_STATE_NAMES, type UrlStateValue } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings, urlRecord, type CrawlRun } from '../support/crawl-harness.ts';
-import { bytes, neverAnswer, pseudoRandomBytes, redirect, statusOnly } from '../support/hostile-pages.ts';
+import { bytes, neverAnswer, redirect, statusOnly } from '../support/hostile-pages.ts';
+import { pseudoRandomBytes } from '../support/random.ts';
 import { html, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
 const SITE_PAGES: Record<string, Handler> = {

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pseudoRandomBytes } from '../support/random.ts';
 import { UsageError } from '../../crawler/errors.ts';
 import {
   crawlDelaySeconds,
@@ -15,20 +16,6 @@ import {
 
 const AGENT = 'Forager';
 
-/** Deterministic pseudo-random octets (xorshift32), so a failure can be replayed. */
-function pseudoRandomBytes(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 describe('parseRobots: lines', () => {
   test('CR, LF and CRLF all end lines, mixed in one file', () => {
