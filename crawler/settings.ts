@@ -41,7 +41,14 @@ export interface CrawlSettings {
 }
 
 export const FORAGER_VERSION = '0.1.0';
-export const DEFAULT_USER_AGENT = `Forager/${FORAGER_VERSION} (+https://github.com/forager-crawler/forager)`;
+const DEFAULT_CONTACT_URL = 'https://github.com/forager-crawler/forager';
+
+/** Forager's User-Agent: the product token robots.txt is matched on, and a URL where site owners can reach the operator. */
+export function userAgentWithContact(contactUrl: string): string {
+  return `Forager/${FORAGER_VERSION} (+${contactUrl})`;
+}
+
+export const DEFAULT_USER_AGENT = userAgentWithContact(DEFAULT_CONTACT_URL);
 
 export const DEFAULT_SETTINGS: Omit<CrawlSettings, 'query' | 'seeds'> = {
   maxPages: 1000,

@@ -19,7 +19,7 @@ const USAGE = `usage: forager <command> [options]
 
   crawl   --db FILE --query TEXT --seed URL [--seed URL…] [--max-pages N] [--strategy bfs]
           [--delay-ms N] [--delay-factor K] [--concurrency N] [--scope hosts|domains|any]
-          [--allow-private] [--user-agent UA] [--max-depth N] [--max-pages-per-host N] [--json]
+          [--allow-private] [--user-agent UA | --contact URL] [--max-depth N] [--max-pages-per-host N] [--json]
   resume  --db FILE [--max-pages N] [--json]
   stats   --db FILE [--json]
   pages   --db FILE [--json]

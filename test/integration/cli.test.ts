@@ -232,6 +232,29 @@ describe('forager crawl, stats, pages and search on a loopback site', () => {
   });
 });
 
+describe('crawl --contact', () => {
+  it('puts the contact URL into the User-Agent that every request carries', async () => {
+    const agents: string[] = [];
+    const site = await startTestSite({}, (req, res) => {
+      agents.push(req.headers['user-agent'] ?? '');
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title>');
+    });
+    const tmp = tempDir('forager-cli-');
+    try {
+      const result = await runCli([
+        'crawl', '--db', join(tmp.dir, 'c.db'), '--query', 'q', '--seed', `${site.origin}/`, '--delay-ms', '0',
+        '--contact', 'mailto:crawl-owner@example.org', '--json',
+      ]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.ok(agents.length >= 2, 'robots.txt and the page were requested');
+      for (const agent of agents) assert.match(agent, /^Forager\/\S+ \(\+mailto:crawl-owner@example\.org\)$/);
+    } finally {
+      await site.close();
+      tmp.cleanup();
+    }
+  });
+});
+
 describe('continuing a collection', () => {
   let site: OrchardSite;
   const tmp = tempDir('forager-cli-');
@@ -436,6 +459,8 @@ describe('wrong arguments: one line on stderr, exit 2', () => {
     ['robots without --robots-file', () => ['robots', '--agent', 'Forager', 'http://example.com/'], /--robots-file/],
     ['canon without a URL', () => ['canon'], /URL/],
     ['canon with two URLs', () => ['canon', 'http://a.org/', 'http://b.org/'], /URL/],
+    ['--contact that is not a URL', () => newCrawl('--contact', 'call me'), /--contact/],
+    ['--user-agent without a product token', () => newCrawl('--user-agent', '(compatible) bot'), /product token/],
   ];
   for (const [name, args, says] of cases) {
     it(name, async () => {

@@ -3,7 +3,7 @@ import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
 import type { CrawlStats } from '../../engine/stats.ts';
 import { UsageError } from '../../errors.ts';
 import { createStrategy } from '../../ordering/registry.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
+import { DEFAULT_SETTINGS, userAgentWithContact, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
 import { canonicalize } from '../../url/canonical.ts';
@@ -23,6 +23,7 @@ const CRAWL_OPTIONS = {
   scope: { type: 'string' },
   'allow-private': { type: 'boolean' },
   'user-agent': { type: 'string' },
+  contact: { type: 'string' },
   'max-depth': { type: 'string' },
   'max-pages-per-host': { type: 'string' },
   'robots-retry-ms': { type: 'string' },
@@ -54,6 +55,10 @@ function applyFlags(base: CrawlSettings, f: CrawlFlags): CrawlSettings {
   s.concurrency = integerOption('concurrency', f.concurrency) ?? s.concurrency;
   s.scope = (f.scope as ScopeMode | undefined) ?? s.scope;
   s.allowPrivate = f['allow-private'] ?? s.allowPrivate;
+  if (f.contact !== undefined) {
+    if (!URL.canParse(f.contact)) throw new UsageError(`--contact must be a URL (a page or mailto:) where site owners can reach you, got "${f.contact}"`, { option: 'contact' });
+    s.userAgent = userAgentWithContact(f.contact);
+  }
   s.userAgent = f['user-agent'] ?? s.userAgent;
   s.maxDepth = integerOption('max-depth', f['max-depth']) ?? s.maxDepth;
   s.maxPagesPerHost = integerOption('max-pages-per-host', f['max-pages-per-host']) ?? s.maxPagesPerHost;
