@@ -18,9 +18,3 @@ export interface HostState extends SchedulableHost {
 
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */
 export const ROBOTS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-
-export function robotsNeedsFetch(host: HostState, now: number): boolean {
-  const r = host.robots;
-  if (r.kind === 'unknown') return true;
-  return now - r.fetchedAt >= ROBOTS_MAX_AGE_MS;
-}

@@ -19,7 +19,7 @@ const C2 = 0xab0e9789;
 const C3 = 0x38b34ae5;
 const C4 = 0xa1e38b93;
 
-// Results of the last hash, to return two numbers without allocating.
+// Results of the last hash: two numbers returned without allocating an object.
 let outHi = 0;
 let outLo = 0;
 
@@ -78,26 +78,6 @@ export function fingerprint(canonicalUrl: string): bigint {
   return partsToBigInt(outHi, outLo);
 }
 
-/**
- * Writes the fingerprint's high and low 32 bits, as signed int32, to out[offset] and
- * out[offset + 1]. No allocation: for in-memory caches keyed on two numbers.
- */
-export function fingerprintInto(canonicalUrl: string, out: Int32Array, offset = 0): void {
-  hash64(canonicalUrl);
-  out[offset] = outHi;
-  out[offset + 1] = outLo;
-}
-
-/** The fingerprint's halves as signed int32; partsToBigInt(hi, lo) === fingerprint(s). */
-export function fingerprintParts(canonicalUrl: string): { hi: number; lo: number } {
-  hash64(canonicalUrl);
-  return { hi: outHi, lo: outLo };
-}
-
-export function partsToBigInt(hi: number, lo: number): bigint {
+function partsToBigInt(hi: number, lo: number): bigint {
   return BigInt.asIntN(64, (BigInt(hi | 0) << 32n) | BigInt(lo >>> 0));
-}
-
-export function bigIntToParts(fp: bigint): { hi: number; lo: number } {
-  return { hi: Number(BigInt.asIntN(32, fp >> 32n)), lo: Number(BigInt.asIntN(32, fp)) };
 }

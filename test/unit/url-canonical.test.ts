@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ForagerError, InvalidUrlError } from '../../crawler/errors.ts';
 import { canonicalize, isSessionIdParam, MAX_URL_LENGTH, tryCanonicalize } from '../../crawler/url/canonical.ts';
-import { bigIntToParts, fingerprint, fingerprintInto, fingerprintParts, partsToBigInt } from '../../crawler/url/fingerprint.ts';
+import { fingerprint } from '../../crawler/url/fingerprint.ts';
 import { urlTokens } from '../../crawler/url/tokens.ts';
 
 function rejection(raw: string, base?: string, options?: { maxLength?: number }): InvalidUrlError {
@@ -253,33 +253,15 @@ describe('fingerprint', () => {
     assert.equal(signs.size, 2, 'uses the sign bit');
   });
 
-  test('the parts, the Int32Array form and the bigint agree', () => {
-    const out = new Int32Array(4);
-    for (const u of urls.slice(0, 1000)) {
-      const { hi, lo } = fingerprintParts(u);
-      assert.equal(hi, hi | 0);
-      assert.equal(lo, lo | 0);
-      fingerprintInto(u, out, 2);
-      assert.equal(out[2], hi);
-      assert.equal(out[3], lo);
-      const fp = fingerprint(u);
-      assert.equal(partsToBigInt(hi, lo), fp);
-      assert.deepEqual(bigIntToParts(fp), { hi, lo });
-    }
-    assert.equal(partsToBigInt(-1, -1), -1n);
-    assert.equal(partsToBigInt(0x7fffffff, -1), 0x7fffffffffffffffn);
-    assert.equal(partsToBigInt(-0x80000000, 0), -0x8000000000000000n);
-  });
-
   test('has no 64-bit collisions, and each half collides only as often as chance says', () => {
     const fps = new Set<bigint>();
     const his = new Set<number>();
     const los = new Set<number>();
     for (const u of urls) {
-      const { hi, lo } = fingerprintParts(u);
-      fps.add(partsToBigInt(hi, lo));
-      his.add(hi);
-      los.add(lo);
+      const fp = fingerprint(u);
+      fps.add(fp);
+      his.add(Number(BigInt.asUintN(32, fp >> 32n)));
+      los.add(Number(BigInt.asUintN(32, fp)));
     }
     assert.equal(fps.size, urls.length);
     // Birthday bound for 200,000 values in 2^32: about 4.7 collisions per half.
