@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ForagerError, UsageError } from '../crawler/errors.ts';
-import { runJsonChild } from './support/child-run.ts';
+import { runJsonChild, shebangNodeFlags } from './support/child-run.ts';
 import { NGINX_BINARY, startSites, type ServedSite } from './support/nginx-sites.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
@@ -124,18 +124,6 @@ function checkPrerequisites(options: BenchOptions): void {
     process.stderr.write(`Forager's CLI was not found at ${options.foragerBin}\n`);
     process.exit(2);
   }
-}
-
-/**
- * Node flags from the CLI's shebang (`#!/usr/bin/env -S node --flag`): the crawl then runs
- * as users launch it, on the Node that runs this benchmark.
- */
-function shebangNodeFlags(script: string): string[] {
-  const firstLine = readFileSync(script, 'utf8').split('\n', 1)[0] ?? '';
-  if (!firstLine.startsWith('#!')) return [];
-  const words = firstLine.slice(2).trim().split(/\s+/);
-  const nodeAt = words.findIndex((word) => word === 'node' || word.endsWith('/node'));
-  return nodeAt === -1 ? [] : words.slice(nodeAt + 1);
 }
 
 /** The page budget: every .html document the site holds, symlinked ones included. */

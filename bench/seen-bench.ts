@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UrlAdmission } from '../crawler/engine/url-admission.ts';
-import { bfsStrategy } from '../crawler/ordering/bfs.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings } from '../crawler/settings.ts';
 import { openCollection } from '../crawler/store/database.ts';
 import { HostStore } from '../crawler/store/host-store.ts';
@@ -47,12 +46,11 @@ function runOnce(): RunResult {
       settings,
       { urls, hosts: new HostStore(db) },
       createScope('any', settings.seeds),
-      bfsStrategy,
-      { robotsBlockReason: () => null, queued: () => undefined },
+      { robotsBlockReason: () => null, linked: () => undefined },
       65_536,
     );
     const admitPage = db.transaction((page: string[], parentId: number) => {
-      for (const url of page) admission.admit(url, url, { depth: 1, parentId, redirects: 0, anchor: '', isSeed: false });
+      for (const url of page) admission.admit(url, url, { depth: 1, parentId, redirects: 0, anchor: '', context: '', isSeed: false });
     });
     let admitted = 0;
     let pageNo = 0;

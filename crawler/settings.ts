@@ -1,4 +1,5 @@
 import { UsageError } from './errors.ts';
+import { termCounts } from './relevance/text.ts';
 import { productToken } from './robots/index.ts';
 
 export type ScopeMode = 'hosts' | 'domains' | 'any';
@@ -38,6 +39,12 @@ export interface CrawlSettings {
   robotsMaxAttempts: number;
   /** Links kept per page; the rest are counted as dropped. */
   maxLinksPerPage: number;
+  /** Seed of the strategies that draw random numbers, so a crawl can be repeated. */
+  randomSeed: number;
+  /** A Cho-style hot predicate such as "title:wal|body>=3:checkpoint"; null uses the relevance threshold. */
+  hotPredicate: string | null;
+  /** Relevance at or above which a page is hot; null uses the documented default rule. */
+  hotThreshold: number | null;
 }
 
 export const FORAGER_VERSION = '0.1.0';
@@ -73,6 +80,9 @@ export const DEFAULT_SETTINGS: Omit<CrawlSettings, 'query' | 'seeds'> = {
   robotsRetryMs: 60_000,
   robotsMaxAttempts: 3,
   maxLinksPerPage: 10_000,
+  randomSeed: 1,
+  hotPredicate: null,
+  hotThreshold: null,
 };
 
 const SCOPES: readonly ScopeMode[] = ['hosts', 'domains', 'any'];
@@ -110,8 +120,16 @@ export function validateSettings(s: CrawlSettings): CrawlSettings {
   requireInteger('robots-retry-ms', s.robotsRetryMs, 0);
   requireInteger('robots-max-attempts', s.robotsMaxAttempts, 1, 100);
   requireInteger('max-links-per-page', s.maxLinksPerPage, 0, 1_000_000);
+  requireInteger('random-seed', s.randomSeed, 0, 2 ** 31 - 1);
+  if (s.hotThreshold !== null && !(s.hotThreshold >= 0 && s.hotThreshold <= 1)) {
+    throw new UsageError(`hot-threshold must be a number from 0 to 1, got ${String(s.hotThreshold)}`, { setting: 'hotThreshold' });
+  }
   for (const name of ['connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs'] as const) {
     requireInteger(name, s[name], 1);
+  }
+  // Relevance ranks pages by the query's content words, so a query of only stop words cannot drive a crawl.
+  if (termCounts(s.query).size === 0) {
+    throw new UsageError(`the query "${s.query}" has no content words (only stop words, numbers or single letters)`, { setting: 'query' });
   }
   return s;
 }

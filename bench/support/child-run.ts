@@ -4,6 +4,7 @@
  * its start-up work belong to it alone.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { ForagerError } from '../../crawler/errors.ts';
 
 export interface ChildRunOptions {
@@ -108,4 +109,16 @@ export function runJsonChild(command: string, args: string[], options: ChildRunO
       resolve({ json, stderr, wallMs });
     });
   });
+}
+
+/**
+ * Node flags from the CLI's shebang (`#!/usr/bin/env -S node --flag`): the crawl then runs
+ * as users launch it, on the Node that runs this benchmark.
+ */
+export function shebangNodeFlags(script: string): string[] {
+  const firstLine = readFileSync(script, 'utf8').split('\n', 1)[0] ?? '';
+  if (!firstLine.startsWith('#!')) return [];
+  const words = firstLine.slice(2).trim().split(/\s+/);
+  const nodeAt = words.findIndex((word) => word === 'node' || word.endsWith('/node'));
+  return nodeAt === -1 ? [] : words.slice(nodeAt + 1);
 }

@@ -1,6 +1,7 @@
 import { ForagerError, UsageError } from '../errors.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
+import { explainCommand, labelCommand } from './commands/judge.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -11,6 +12,8 @@ const COMMANDS: Record<string, Command> = {
   stats: statsCommand,
   pages: pagesCommand,
   search: searchCommand,
+  label: labelCommand,
+  explain: explainCommand,
   robots: robotsCommand,
   canon: canonCommand,
 };
@@ -19,11 +22,14 @@ const USAGE = `usage: forager <command> [options]
 
   crawl   --db FILE --query TEXT --seed URL [--seed URL…] [--max-pages N] [--strategy bfs]
           [--delay-ms N] [--delay-factor K] [--concurrency N] [--scope hosts|domains|any]
-          [--allow-private] [--user-agent UA | --contact URL] [--max-depth N] [--max-pages-per-host N] [--json]
+          [--allow-private] [--user-agent UA | --contact URL] [--max-depth N] [--max-pages-per-host N]
+          [--hot "title:TERM|body>=N:TERM"] [--hot-threshold X] [--random-seed N] [--json]
   resume  --db FILE [--max-pages N] [--json]
   stats   --db FILE [--json]
   pages   --db FILE [--json]
   search  --db FILE [--json] [--limit N] WORDS…
+  label   --db FILE --url URL --relevant|--irrelevant
+  explain --db FILE [--json] URL
   robots  --robots-file FILE --agent NAME [--explain] URL
   canon   [--base URL] URL
 `;

@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { FetchError } from '../errors.ts';
 import { HostScheduler } from '../frontier/host-scheduler.ts';
+import { QueuedHosts } from '../frontier/queued-hosts.ts';
 import { UrlHeap } from '../frontier/url-heap.ts';
 import { politeWaitMs, retryBackoffMs } from '../frontier/politeness.ts';
 import { createStrategy } from '../ordering/registry.ts';
+import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings } from '../settings.ts';
@@ -14,12 +16,15 @@ import { RunStore } from '../store/run-store.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
+import { replayHistory } from './history-replay.ts';
 import type { HostState } from './host-state.ts';
+import type { PageJudge } from './page-judge.ts';
+import { createPageJudge } from './relevance-judge.ts';
 import { HttpClient } from './http-client.ts';
 import { PageRecorder, type RecordedPage } from './page-recorder.ts';
 import { RobotsGate } from './robots-gate.ts';
 import type { CrawlStats } from './stats.ts';
-import { UrlAdmission } from './url-admission.ts';
+import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
 
@@ -28,6 +33,8 @@ export interface EngineOptions {
   seenCacheSize?: number;
   /** Worker threads for parsing; 0 parses on the main thread. Default: one per spare core. */
   parseWorkers?: number;
+  /** Judges fetched pages (relevance and hot); by default the query's relevance model and hot rule. */
+  judge?: PageJudge;
 }
 
 export interface PageEvent extends RecordedPage {
@@ -54,6 +61,8 @@ export class CrawlEngine extends EventEmitter {
   readonly #recorder: PageRecorder;
   readonly #http: HttpClient;
   readonly #parser: ParsePool;
+  readonly #strategy: OrderingStrategy;
+  readonly #queuedHosts = new QueuedHosts();
   readonly #tasks = new Set<Promise<void>>();
   readonly #abort = new AbortController();
   #run: RunStore | undefined;
@@ -62,6 +71,10 @@ export class CrawlEngine extends EventEmitter {
   #bytesThisRun = 0;
   #pageTasks = 0;
   #pagesAtStart = 0;
+  #hotAtStart = 0;
+  #hotThisRun = 0;
+  /** Time spent judging pages and ordering URLs (the strategy's work), for the overhead figure. */
+  #orderingMs = 0;
   #paused = false;
   #stopping = false;
   #wake: (() => void) | undefined;
@@ -76,23 +89,21 @@ export class CrawlEngine extends EventEmitter {
     this.#http = new HttpClient(settings, { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts });
     this.#robots = new RobotsGate(settings, this.#hostStore, (origin) => this.#http.fetchRobots(origin, this.#abort.signal));
     this.#scheduler = new HostScheduler<HostState>();
+    this.#strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
     this.#admission = new UrlAdmission(
       settings,
       { urls: this.#urls, hosts: this.#hostStore },
       createScope(settings.scope, settings.seeds),
-      createStrategy(settings.strategy),
       {
         robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#host(hostId, origin), url),
-        queued: (hostId, origin, urlId, priority) => {
-          const host = this.#host(hostId, origin);
-          host.queue.push(urlId, priority);
-          this.#scheduler.offer(host);
-        },
+        linked: (link, placement) => this.#onLink(link, placement),
       },
       options.seenCacheSize ?? 65_536,
     );
+    // The judge can refuse the settings, so it is made before the parse workers, which would keep the process alive.
+    const judge = options.judge ?? createPageJudge(db, settings);
     this.#parser = new ParsePool(options.parseWorkers ?? defaultParseWorkers());
-    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, this.#parser, {
+    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
     });
@@ -164,8 +175,12 @@ export class CrawlEngine extends EventEmitter {
     const tally = this.#urls.tally();
     const n = (state: UrlStateValue): number => tally.get(state) ?? 0;
     const elapsedMs = this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt;
+    const fetched = this.#pagesAtStart + this.#pagesThisRun;
+    const hot = this.#hotAtStart + this.#hotThisRun;
     return {
-      fetched: this.#pagesAtStart + this.#pagesThisRun,
+      fetched,
+      hot,
+      harvestRate: fetched === 0 ? 0 : hot / fetched,
       queued: n(UrlState.queued) + n(UrlState.inflight),
       inflight: this.#pageTasks,
       failed: n(UrlState.failed),
@@ -176,6 +191,7 @@ export class CrawlEngine extends EventEmitter {
       pagesPerSecond: elapsedMs === 0 ? 0 : (this.#pagesThisRun * 1000) / elapsedMs,
       bytesFetched: this.#bytesThisRun,
       elapsedMs,
+      orderingMs: Math.round(this.#orderingMs),
     };
   }
 
@@ -188,7 +204,11 @@ export class CrawlEngine extends EventEmitter {
     return host;
   }
 
-  /** Loads hosts and queued counts, puts URLs that were in flight at a crash back in the queue, and admits the seeds. */
+  /**
+   * Loads hosts, puts URLs that were in flight at a crash back in the queue, replays the
+   * stored history into the ordering strategy, queues every waiting URL on its host, and
+   * admits the seeds.
+   */
   #prepareFrontier(): void {
     this.#db.transaction(() => {
       this.#urls.resetInflight();
@@ -197,14 +217,48 @@ export class CrawlEngine extends EventEmitter {
         host.robots = this.#robots.restore(row);
         host.pagesFetched = row.pagesFetched;
       }
+      const seedIds = this.#db.prepare('SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL').pluck().all() as number[];
+      if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, seedIds);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
-      for (const entry of this.#urls.frontier()) this.#hosts.get(entry.hostId)?.queue.push(entry.id, entry.priority);
+      for (const entry of this.#urls.frontier()) {
+        const host = this.#hosts.get(entry.hostId);
+        if (host !== undefined) this.#enqueue(host, entry.id);
+      }
       for (const seed of this.settings.seeds) {
-        this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', isSeed: true });
+        this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
       }
     })();
     this.#pagesAtStart = this.#db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
+    this.#hotAtStart = this.#db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
     for (const host of this.#hosts.values()) this.#scheduler.offer(host);
+  }
+
+  /** Every admitted link goes to the strategy; a new queued URL joins its host's queue. */
+  #onLink(link: LinkEvent, placement: NewUrlPlacement | undefined): void {
+    const started = performance.now();
+    this.#strategy.linked(link);
+    if (placement !== undefined && placement.state === UrlState.queued) {
+      const host = this.#host(placement.hostId, placement.origin);
+      this.#enqueue(host, link.dstId);
+      this.#scheduler.offer(host);
+    }
+    this.#orderingMs += performance.now() - started;
+  }
+
+  #enqueue(host: HostState, urlId: number): void {
+    this.#queuedHosts.set(urlId, host.id);
+    host.queue.push(urlId, this.#strategy.priority(urlId));
+  }
+
+  /** Re-queues the URLs whose priority the strategy changed; their old heap entries go stale. */
+  #applyPriorityChanges(): void {
+    for (const urlId of this.#strategy.takeChanged()) {
+      const hostId = this.#queuedHosts.get(urlId);
+      const host = hostId === 0 ? undefined : this.#hosts.get(hostId);
+      if (host === undefined) continue;
+      host.queue.push(urlId, this.#strategy.priority(urlId));
+      this.#scheduler.offer(host);
+    }
   }
 
   #budgetLeft(): number {
@@ -283,9 +337,17 @@ export class CrawlEngine extends EventEmitter {
 
   /** The host's best queued URL that robots.txt and the host budget allow; the others are recorded and passed over. */
   #takeUrl(host: HostState): QueuedUrl | undefined {
-    for (let id = host.queue.pop(); id !== undefined; id = host.queue.pop()) {
-      const task = this.#urls.queued(id);
+    for (let entry = host.queue.popEntry(); entry !== undefined; entry = host.queue.popEntry()) {
+      // An entry whose URL left the queue is stale; one whose priority has since dropped goes back at its new place.
+      if (this.#queuedHosts.get(entry.id) !== host.id) continue;
+      const current = this.#strategy.priority(entry.id);
+      if (current < entry.priority) {
+        host.queue.push(entry.id, current);
+        continue;
+      }
+      const task = this.#urls.queued(entry.id);
       if (task === undefined) continue;
+      this.#queuedHosts.delete(task.id);
       if (this.settings.maxPagesPerHost > 0 && host.pagesFetched >= this.settings.maxPagesPerHost) {
         this.#urls.passOver(task.id, UrlState.skipped, 'host-budget');
         this.#closeHost(host, UrlState.skipped, 'host-budget');
@@ -305,7 +367,11 @@ export class CrawlEngine extends EventEmitter {
   /** Ends every queued URL of a host at once (robots.txt unavailable, host budget spent, address refused). */
   #closeHost(host: HostState, state: typeof UrlState.robotsBlocked | typeof UrlState.skipped | typeof UrlState.failed, reason: string): void {
     this.#db.transaction(() => {
-      for (const id of host.queue.ids()) this.#urls.passOver(id, state, reason);
+      for (const id of host.queue.ids()) {
+        if (this.#queuedHosts.get(id) !== host.id) continue;
+        this.#queuedHosts.delete(id);
+        this.#urls.passOver(id, state, reason);
+      }
     })();
     host.queue.clear();
   }
@@ -329,12 +395,17 @@ export class CrawlEngine extends EventEmitter {
         this.#saveRunCounters();
       };
       const recorded = await this.#recorder.record(task, result, afterWrite, retryable ? `http:${result.status}` : null);
+      const orderingStarted = performance.now();
+      this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, terms: recorded.terms, outlinks: recorded.outlinks });
+      this.#applyPriorityChanges();
+      this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
+      if (recorded.hot) this.#hotThisRun++;
       this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
     } catch (err) {
       const responseMs = Date.now() - started;
       if (this.#abort.signal.aborted) {
         this.#urls.returnToQueue(task.id);
-        host.queue.push(task.id, task.priority);
+        this.#enqueue(host, task.id);
         release(responseMs);
         return;
       }
@@ -353,7 +424,7 @@ export class CrawlEngine extends EventEmitter {
 
   #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void): void {
     this.#urls.requeueAfterFailure(task.id, reason);
-    host.queue.push(task.id, task.priority);
+    this.#enqueue(host, task.id);
     release(responseMs, retryBackoffMs(this.settings, task.attempts + 1));
     this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
   }

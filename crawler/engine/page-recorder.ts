@@ -1,11 +1,12 @@
 import type { FetchResult } from '../net/fetch-page.ts';
-import type { ResponseAnalysis } from '../parse/analyse-response.ts';
+import { topTerms, type ResponseAnalysis } from '../parse/analyse-response.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
 import type { Db } from '../store/database.ts';
 import type { PageStore } from '../store/page-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
+import type { PageJudge } from './page-judge.ts';
 import type { UrlAdmission } from './url-admission.ts';
 
 export interface RecordedPage {
@@ -14,6 +15,14 @@ export interface RecordedPage {
   title: string | null;
   newUrls: number;
   links: number;
+  relevance: number | null;
+  hot: boolean;
+  /** The page's distinct content terms, as stored. */
+  terms: string[];
+  /** Ids of the URLs it links to, in page order, without repeats. */
+  outlinks: number[];
+  /** Time the judge took on this page. */
+  judgeMs: number;
 }
 
 /**
@@ -27,6 +36,7 @@ export class PageRecorder {
   readonly #urls: UrlStore;
   readonly #admission: UrlAdmission;
   readonly #parser: ParsePool;
+  readonly #judge: PageJudge;
   readonly #agentToken: string;
   readonly #maxLinks: number;
 
@@ -35,6 +45,7 @@ export class PageRecorder {
     stores: { pages: PageStore; urls: UrlStore },
     admission: UrlAdmission,
     parser: ParsePool,
+    judge: PageJudge,
     options: { agentToken: string; maxLinks: number },
   ) {
     this.#db = db;
@@ -42,6 +53,7 @@ export class PageRecorder {
     this.#urls = stores.urls;
     this.#admission = admission;
     this.#parser = parser;
+    this.#judge = judge;
     this.#agentToken = options.agentToken;
     this.#maxLinks = options.maxLinks;
   }
@@ -57,8 +69,17 @@ export class PageRecorder {
       agentToken: this.#agentToken,
       maxLinks: this.#maxLinks,
     });
+    const page = analysis.page;
+    const judgeStarted = performance.now();
+    const judgement =
+      page === null
+        ? { relevance: null, hot: false }
+        : this.#judge.judge({ urlId: task.id, title: page.title, text: page.text, titleTerms: analysis.titleTerms, bodyTerms: analysis.bodyTerms });
+    const judgeMs = performance.now() - judgeStarted;
+    const terms = page === null ? [] : topTerms(analysis);
     return this.#db.transaction((): RecordedPage => {
-      const redirect = this.#redirectTarget(task, result);
+      const outlinks = new Set<number>();
+      const redirect = this.#redirectTarget(task, result, outlinks);
       const seq = this.#pages.insert({
         urlId: task.id,
         status: result.status,
@@ -72,6 +93,9 @@ export class PageRecorder {
         wireBytes: result.bytesReceived,
         title: analysis.page?.title || null,
         text: analysis.page?.text || null,
+        terms: terms.length > 0 ? terms.join(' ') : null,
+        relevance: judgement.relevance,
+        hot: judgement.hot,
         noindex: analysis.noindex,
         nofollow: analysis.nofollow,
         canonical: analysis.page?.canonical ?? null,
@@ -82,38 +106,53 @@ export class PageRecorder {
         responseMs: result.timings.totalMs,
         remoteAddress: result.remoteAddress ?? null,
       });
-      const links = analysis.page !== null && !analysis.nofollow ? this.#storeLinks(task, seq, result.url, analysis.page) : { links: 0, newUrls: 0 };
+      const links = page !== null && !analysis.nofollow ? this.#storeLinks(task, seq, result.url, page, outlinks) : { links: 0, newUrls: 0 };
       if (failedReason !== null) this.#urls.finish(task.id, UrlState.failed, failedReason);
       else this.#urls.finish(task.id, UrlState.fetched, analysis.note);
       afterWrite();
-      return { seq, status: result.status, title: analysis.page?.title || null, newUrls: links.newUrls + redirect.newUrls, links: links.links };
+      return {
+        seq,
+        status: result.status,
+        title: page?.title || null,
+        newUrls: links.newUrls + redirect.newUrls,
+        links: links.links,
+        ...judgement,
+        terms,
+        outlinks: [...outlinks],
+        judgeMs,
+      };
     }).immediate();
   }
 
-  #redirectTarget(task: QueuedUrl, result: FetchResult): { id: number | null; note: string | null; newUrls: number } {
+  #redirectTarget(task: QueuedUrl, result: FetchResult, outlinks: Set<number>): { id: number | null; note: string | null; newUrls: number } {
     if (result.status < 300 || result.status >= 400 || result.location === undefined) return { id: null, note: null, newUrls: 0 };
     const target = this.#admission.admit(result.location, task.url, {
-      depth: task.depth, parentId: task.id, redirects: task.redirects + 1, anchor: '', isSeed: false,
+      depth: task.depth, parentId: task.id, redirects: task.redirects + 1, anchor: '', context: '', isSeed: false,
     });
     if (target === undefined) return { id: null, note: 'redirect:invalid-target', newUrls: 0 };
+    outlinks.add(target.id);
     return { id: target.id, note: null, newUrls: target.isNew ? 1 : 0 };
   }
 
-  #storeLinks(task: QueuedUrl, seq: number, pageUrl: string, page: ExtractedPage): { links: number; newUrls: number } {
+  #storeLinks(task: QueuedUrl, seq: number, pageUrl: string, page: ExtractedPage, outlinks: Set<number>): { links: number; newUrls: number } {
     const base = effectiveBase(pageUrl, page.baseHref);
     const child = { depth: task.depth + 1, parentId: task.id, redirects: 0, isSeed: false };
     let links = 0;
     let newUrls = 0;
     const extra = [page.metaRefresh?.url, page.canonical].filter((u): u is string => u !== undefined && u !== '');
     for (const href of extra) {
-      const admitted = this.#admission.admit(href, base, { ...child, anchor: '' });
-      if (admitted?.isNew) newUrls++;
+      const admitted = this.#admission.admit(href, base, { ...child, anchor: '', context: '' });
+      if (admitted === undefined || admitted.id === task.id) continue;
+      if (admitted.isNew) newUrls++;
+      outlinks.add(admitted.id);
     }
     for (const link of page.links) {
       if (link.nofollow) continue;
-      const admitted = this.#admission.admit(link.href, base, { ...child, anchor: link.anchor });
+      const context = link.contextBefore && link.contextAfter ? `${link.contextBefore} ${link.contextAfter}` : link.contextBefore || link.contextAfter;
+      const admitted = this.#admission.admit(link.href, base, { ...child, anchor: link.anchor, context });
       if (admitted === undefined || admitted.id === task.id) continue;
       if (admitted.isNew) newUrls++;
+      outlinks.add(admitted.id);
       this.#pages.insertLink(seq, { dstId: admitted.id, anchor: link.anchor, contextBefore: link.contextBefore, contextAfter: link.contextAfter });
       links++;
     }

@@ -1,5 +1,5 @@
 import { ClockCache } from '../frontier/clock-cache.ts';
-import type { OrderingStrategy } from '../ordering/strategy.ts';
+import type { LinkEvent } from '../ordering/strategy.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { HostStore } from '../store/host-store.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
@@ -15,6 +15,8 @@ export interface Discovery {
   parentId: number | null;
   redirects: number;
   anchor: string;
+  /** Words around the anchor on the page (empty for seeds, redirects and hints). */
+  context: string;
   /** Seeds define the scope, so they skip the scope and trap tests. */
   isSeed: boolean;
 }
@@ -22,11 +24,19 @@ export interface Discovery {
 /** A URL that passed the seen test: its id, and for a new URL the state it was stored in. */
 export type Admitted = { id: number; isNew: false } | { id: number; isNew: true; state: UrlStateValue };
 
-/** Hooks into the engine: robots verdicts for known hosts, and news of queued URLs. */
+/** Where a newly stored URL went: the engine queues it on its host when it is queued. */
+export interface NewUrlPlacement {
+  state: UrlStateValue;
+  hostId: number;
+  origin: string;
+}
+
+/** Hooks into the engine: robots verdicts for known hosts, and every link that passed the seen test. */
 export interface AdmissionHooks {
   /** A reason to block a URL on a host whose robots.txt is already known, or null. */
   robotsBlockReason(hostId: number, origin: string, url: string): string | null;
-  queued(hostId: number, origin: string, urlId: number, priority: number): void;
+  /** Called for every admitted link, new or already seen; `placement` only for a new URL. */
+  linked(link: LinkEvent, placement: NewUrlPlacement | undefined): void;
 }
 
 export const MAX_REDIRECTS = 5;
@@ -42,7 +52,6 @@ export class UrlAdmission {
   readonly #urls: UrlStore;
   readonly #hosts: HostStore;
   readonly #scope: Scope;
-  readonly #strategy: OrderingStrategy;
   readonly #hooks: AdmissionHooks;
   invalid = 0;
 
@@ -50,7 +59,6 @@ export class UrlAdmission {
     settings: CrawlSettings,
     stores: { urls: UrlStore; hosts: HostStore },
     scope: Scope,
-    strategy: OrderingStrategy,
     hooks: AdmissionHooks,
     cacheSize: number,
   ) {
@@ -58,7 +66,6 @@ export class UrlAdmission {
     this.#urls = stores.urls;
     this.#hosts = stores.hosts;
     this.#scope = scope;
-    this.#strategy = strategy;
     this.#hooks = hooks;
     this.cache = new ClockCache(cacheSize);
   }
@@ -72,26 +79,26 @@ export class UrlAdmission {
     }
     const url = canon.url;
     const fp = fingerprint(url);
+    const link = { srcId: from.parentId, url, depth: from.depth, anchor: from.anchor, context: from.context };
     const cached = this.cache.get(fp);
-    if (cached !== undefined) return { id: cached, isNew: false };
+    if (cached !== undefined) return this.#known(link, cached);
     const origin = originOf(url);
     const hostId = this.#hosts.idFor(origin);
     const stored = this.#urls.findIdByFingerprint(hostId, fp);
     if (stored !== undefined) {
       this.cache.set(fp, stored);
-      return { id: stored, isNew: false };
+      return this.#known(link, stored);
     }
-    const parsed = new URL(url);
-    const { state, reason } = this.#classify(parsed, url, hostId, origin, from);
-    const priority = state === UrlState.queued
-      ? this.#strategy.priority({ url, depth: from.depth, parentId: from.parentId, anchor: from.anchor })
-      : 0;
-    const id = this.#urls.insert({
-      fp, url, hostId, depth: from.depth, state, priority, parentId: from.parentId, redirects: from.redirects, reason,
-    });
+    const { state, reason } = this.#classify(new URL(url), url, hostId, origin, from);
+    const id = this.#urls.insert({ fp, url, hostId, depth: from.depth, state, parentId: from.parentId, redirects: from.redirects, reason });
     this.cache.set(fp, id);
-    if (state === UrlState.queued) this.#hooks.queued(hostId, origin, id, priority);
+    this.#hooks.linked({ ...link, dstId: id, isNew: true }, { state, hostId, origin });
     return { id, isNew: true, state };
+  }
+
+  #known(link: Omit<LinkEvent, 'dstId' | 'isNew'>, id: number): Admitted {
+    this.#hooks.linked({ ...link, dstId: id, isNew: false }, undefined);
+    return { id, isNew: false };
   }
 
   #classify(parsed: URL, url: string, hostId: number, origin: string, from: Discovery): { state: UrlStateValue; reason: string | null } {

@@ -31,6 +31,13 @@ export class UrlHeap {
     return this.#size === 0 ? undefined : { id: this.#id[0] as number, priority: this.#priority[0] as number };
   }
 
+  /** Removes and returns the best entry, or undefined when empty. */
+  popEntry(): { id: number; priority: number } | undefined {
+    const top = this.peek();
+    if (top !== undefined) this.pop();
+    return top;
+  }
+
   /** Removes and returns the best id, or undefined when empty. */
   pop(): number | undefined {
     if (this.#size === 0) return undefined;

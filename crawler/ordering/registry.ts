@@ -1,15 +1,35 @@
 import { UsageError } from '../errors.ts';
-import { bfsStrategy } from './bfs.ts';
-import type { OrderingStrategy } from './strategy.ts';
+import { createBacklinkStrategy } from './backlink.ts';
+import { createBfsStrategy } from './bfs.ts';
+import { createChoStrategy } from './cho.ts';
+import { createFocusedStrategy } from './focused.ts';
+import { createFprStrategy } from './fpr.ts';
+import { createPageRankStrategy } from './pagerank.ts';
+import { createRandomStrategy } from './random.ts';
+import type { OrderingContext, OrderingStrategy } from './strategy.ts';
 
-const STRATEGIES = new Map<string, () => OrderingStrategy>([['bfs', () => bfsStrategy]]);
+type StrategyFactory = (context: OrderingContext) => OrderingStrategy;
+
+const STRATEGIES = new Map<string, StrategyFactory>([
+  ['bfs', createBfsStrategy],
+  ['random', createRandomStrategy],
+  ['backlink', createBacklinkStrategy],
+  ['pagerank', createPageRankStrategy],
+  ['fpr', createFprStrategy],
+  ['cho', createChoStrategy],
+  ['focused', createFocusedStrategy],
+]);
 
 export function strategyNames(): string[] {
   return [...STRATEGIES.keys()];
 }
 
-export function createStrategy(name: string): OrderingStrategy {
-  const make = STRATEGIES.get(name);
-  if (make === undefined) throw new UsageError(`unknown strategy "${name}"; choose one of: ${strategyNames().join(', ')}`, { strategy: name });
-  return make();
+/** Checks a strategy name before anything else is set up. */
+export function requireStrategy(name: string): void {
+  if (!STRATEGIES.has(name)) throw new UsageError(`unknown strategy "${name}"; choose one of: ${strategyNames().join(', ')}`, { strategy: name });
+}
+
+export function createStrategy(name: string, context: OrderingContext): OrderingStrategy {
+  requireStrategy(name);
+  return (STRATEGIES.get(name) as StrategyFactory)(context);
 }

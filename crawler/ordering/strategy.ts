@@ -1,17 +1,82 @@
-/** What an ordering strategy knows about a URL when it is discovered. */
-export interface CandidateUrl {
+/**
+ * The ordering core. A strategy sees a crawl as a stream of events, the same whether the
+ * engine is crawling the web or the lab is replaying a stored crawl, and keeps one
+ * priority per known URL: higher is fetched sooner; ties go to the URL discovered first.
+ * Politeness stays with the caller: the engine asks for the best URL of a host that may
+ * be fetched now; the lab (no hosts) asks for the best URL overall.
+ *
+ * Event order for each fetched page P: linked() for every link on P (targets already
+ * known included, so backlink counts see them), then fetched(P). Seeds arrive as
+ * linked() with srcId null before anything is fetched.
+ */
+export interface LinkEvent {
+  /** The fetched page the link is on; null for a seed. */
+  srcId: number | null;
+  /** The URL it points to. */
+  dstId: number;
+  /** True the first time this URL is seen: it has just entered the frontier (if in scope). */
+  isNew: boolean;
+  /** The canonical URL of dstId. */
   url: string;
+  /** Link depth of dstId through this link (0 for seeds). */
   depth: number;
-  parentId: number | null;
   anchor: string;
+  /** About ten words either side of the anchor, joined with a space. */
+  context: string;
 }
 
-/**
- * Ordering is pluggable: a strategy gives each newly queued URL a priority (higher is
- * fetched sooner; ties go to the URL discovered first). Politeness still decides when a
- * host may be asked; the strategy decides which of its URLs, and which ready host, goes first.
- */
+/** What the caller learnt by fetching a page. */
+export interface PageVerdict {
+  id: number;
+  /** IS'(P,Q) in [0, 1], possibly blended with the label classifier. */
+  relevance: number;
+  hot: boolean;
+  /** Distinct content terms of the page (stemmed, stop words removed, at most a few hundred). */
+  terms: readonly string[];
+  /** Ids of the URLs the page links to (as given in linked()). */
+  outlinks: readonly number[];
+}
+
+/** One signal behind a priority, for `forager explain`. */
+export interface SignalExplanation {
+  name: string;
+  /** The signal's raw value (a similarity, a distance, a ratio…). */
+  value: number;
+  /** What it added to the priority (in the strategy's own units, e.g. log space). */
+  contribution: number;
+  /** Short words on what the value means. */
+  note?: string;
+}
+
+export interface PriorityExplanation {
+  priority: number;
+  signals: SignalExplanation[];
+}
+
 export interface OrderingStrategy {
   readonly name: string;
-  priority(candidate: CandidateUrl): number;
+  /**
+   * False for strategies whose order does not depend on what was fetched (bfs): the
+   * engine then skips replaying a resumed collection's history into them.
+   */
+  readonly needsHistory?: boolean;
+  linked(link: LinkEvent): void;
+  fetched(page: PageVerdict): void;
+  /** The current priority of a known URL. */
+  priority(id: number): number;
+  /**
+   * Ids of URLs whose priority changed since the last call (each at most once). The
+   * caller re-queues those still waiting. Strategies must keep this proportional to the
+   * evidence (children, siblings, a periodic re-score), never the whole frontier per page.
+   */
+  takeChanged(): number[];
+  explain(id: number): PriorityExplanation;
+}
+
+/** What every strategy may know about the crawl it orders. */
+export interface OrderingContext {
+  /** The driving query as typed. */
+  query: string;
+  /** Seed for strategies that draw random numbers, so runs repeat. */
+  randomSeed: number;
 }

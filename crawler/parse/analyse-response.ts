@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
+import { termCounts } from '../relevance/text.ts';
 
 /** What the parser needs from one HTTP response. Plain data, so it can cross to a worker thread. */
 export interface ResponseInput {
@@ -24,6 +25,23 @@ export interface ResponseAnalysis {
   nofollow: boolean;
   /** The decoded body, gzipped for storage; null when there was none. */
   storedBody: Uint8Array | null;
+  /** Content terms (stems) with their counts, for relevance; empty unless the page was parsed. */
+  titleTerms: Map<string, number>;
+  bodyTerms: Map<string, number>;
+}
+
+/** How many of a page's distinct terms are kept for learning (the most frequent). */
+export const MAX_PAGE_TERMS = 200;
+
+/** The page's distinct terms for learning: title terms first, then body terms, each by frequency. */
+export function topTerms(analysis: Pick<ResponseAnalysis, 'titleTerms' | 'bodyTerms'>, limit = MAX_PAGE_TERMS): string[] {
+  const byCount = (m: Map<string, number>): string[] => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
+  const terms = new Set(byCount(analysis.titleTerms));
+  for (const term of byCount(analysis.bodyTerms)) {
+    if (terms.size >= limit) break;
+    terms.add(term);
+  }
+  return [...terms].slice(0, limit);
 }
 
 /**
@@ -33,7 +51,16 @@ export interface ResponseAnalysis {
 export function analyseResponse(input: ResponseInput): ResponseAnalysis {
   const headerRobots = parseRobotsDirectives(input.xRobotsTag ?? '', input.agentToken);
   const storedBody = input.body !== undefined && input.body.length > 0 ? gzipSync(input.body, { level: 6 }) : null;
-  const base: ResponseAnalysis = { note: null, charset: null, page: null, noindex: headerRobots.noindex, nofollow: headerRobots.nofollow, storedBody };
+  const base: ResponseAnalysis = {
+    note: null,
+    charset: null,
+    page: null,
+    noindex: headerRobots.noindex,
+    nofollow: headerRobots.nofollow,
+    storedBody,
+    titleTerms: new Map(),
+    bodyTerms: new Map(),
+  };
   if (input.status < 200 || input.status >= 300) return base;
   const type = parseContentType(input.contentType);
   if (!isParseableHtml(type.mime)) return { ...base, note: `not-html:${type.mime || 'unknown'}` };
@@ -48,5 +75,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     page,
     noindex: headerRobots.noindex || page.robots.noindex,
     nofollow: headerRobots.nofollow || page.robots.nofollow,
+    titleTerms: termCounts(page.title),
+    bodyTerms: termCounts(page.text),
   };
 }

@@ -38,6 +38,11 @@ export class HostStore {
     return id;
   }
 
+  /** The id of a known origin, without creating one. */
+  find(origin: string): number | undefined {
+    return this.#idCache.get(origin) ?? (this.#byOrigin.get(origin) as number | undefined);
+  }
+
   all(): HostRow[] {
     return this.#all.all() as HostRow[];
   }

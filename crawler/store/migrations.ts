@@ -27,7 +27,6 @@ export const MIGRATIONS: readonly string[] = [
     host_id   INTEGER NOT NULL,
     depth     INTEGER NOT NULL,
     state     INTEGER NOT NULL,        -- see UrlState
-    priority  REAL NOT NULL DEFAULT 0,
     parent_id INTEGER,
     redirects INTEGER NOT NULL DEFAULT 0,
     attempts  INTEGER NOT NULL DEFAULT 0,
@@ -53,6 +52,9 @@ export const MIGRATIONS: readonly string[] = [
     wire_bytes     INTEGER NOT NULL DEFAULT 0,
     title          TEXT,
     text           TEXT,
+    terms          TEXT,                 -- the page's distinct content terms (stems), space-separated, capped
+    relevance      REAL,                 -- IS'(P,Q) when fetched (blended with the label model once it is ready)
+    hot            INTEGER NOT NULL DEFAULT 0,
     noindex        INTEGER NOT NULL DEFAULT 0,
     nofollow       INTEGER NOT NULL DEFAULT 0,
     canonical      TEXT,
@@ -78,6 +80,13 @@ export const MIGRATIONS: readonly string[] = [
     title, text,
     content = 'pages', content_rowid = 'seq',
     tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+
+  -- The user's judgements: 1 relevant, 0 not relevant. Ground truth for the learner.
+  CREATE TABLE labels (
+    url_id     INTEGER PRIMARY KEY,
+    relevant   INTEGER NOT NULL,
+    labelled_at INTEGER NOT NULL
   );
 
   -- One row per run of the engine (crawl or resume), for rates and the cache hit rate.

@@ -13,6 +13,9 @@ export interface NewPage {
   wireBytes: number;
   title: string | null;
   text: string | null;
+  terms: string | null;
+  relevance: number | null;
+  hot: boolean;
   noindex: boolean;
   nofollow: boolean;
   canonical: string | null;
@@ -40,8 +43,8 @@ export class PageStore {
   constructor(db: Db) {
     this.#insertPage = db.prepare(
       `INSERT INTO pages (url_id, status, http_version, status_text, headers, content_type, charset, body, body_bytes, wire_bytes,
-         title, text, noindex, nofollow, canonical, redirect_to, note, started_at, fetched_at, response_ms, remote_address)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         title, text, terms, relevance, hot, noindex, nofollow, canonical, redirect_to, note, started_at, fetched_at, response_ms, remote_address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#insertFts = db.prepare('INSERT INTO pages_fts (rowid, title, text) VALUES (?, ?, ?)');
     this.#insertLink = db.prepare('INSERT OR IGNORE INTO links (src_seq, dst_id, anchor, context_before, context_after) VALUES (?, ?, ?, ?, ?)');
@@ -51,7 +54,7 @@ export class PageStore {
   insert(p: NewPage): number {
     const info = this.#insertPage.run(
       p.urlId, p.status, p.httpVersion, p.statusText, JSON.stringify(p.headers), p.contentType, p.charset, p.body, p.bodyBytes,
-      p.wireBytes, p.title, p.text, p.noindex ? 1 : 0, p.nofollow ? 1 : 0, p.canonical, p.redirectTo, p.note, p.startedAt,
+      p.wireBytes, p.title, p.text, p.terms, p.relevance, p.hot ? 1 : 0, p.noindex ? 1 : 0, p.nofollow ? 1 : 0, p.canonical, p.redirectTo, p.note, p.startedAt,
       p.fetchedAt, p.responseMs, p.remoteAddress,
     );
     const seq = Number(info.lastInsertRowid);

@@ -7,7 +7,6 @@ export interface NewUrl {
   hostId: number;
   depth: number;
   state: UrlStateValue;
-  priority: number;
   parentId: number | null;
   redirects: number;
   reason: string | null;
@@ -18,7 +17,6 @@ export interface QueuedUrl {
   url: string;
   hostId: number;
   depth: number;
-  priority: number;
   redirects: number;
   attempts: number;
 }
@@ -26,7 +24,6 @@ export interface QueuedUrl {
 export interface FrontierEntry {
   id: number;
   hostId: number;
-  priority: number;
 }
 
 /** The urls table: the persistent seen set and the frontier's state. */
@@ -45,17 +42,17 @@ export class UrlStore {
   constructor(db: Db) {
     this.#findByFp = db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck();
     this.#insert = db.prepare(
-      'INSERT INTO urls (fp, url, host_id, depth, state, priority, parent_id, redirects, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO urls (fp, url, host_id, depth, state, parent_id, redirects, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.#queuedById = db.prepare(
-      `SELECT id, url, host_id AS hostId, depth, priority, redirects, attempts FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
+      `SELECT id, url, host_id AS hostId, depth, redirects, attempts FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
     );
-    this.#frontier = db.prepare(`SELECT id, host_id AS hostId, priority FROM urls WHERE state = ${UrlState.queued}`);
+    this.#frontier = db.prepare(`SELECT id, host_id AS hostId FROM urls WHERE state = ${UrlState.queued}`);
     this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#requeue = db.prepare(`UPDATE urls SET state = ${UrlState.queued}, attempts = attempts + 1, reason = ? WHERE id = ?`);
     this.#resetInflight = db.prepare(`UPDATE urls SET state = ${UrlState.queued} WHERE state = ${UrlState.inflight}`);
     this.#countByState = db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state');
-    this.#get = db.prepare('SELECT id, url, host_id AS hostId, depth, state, priority, parent_id AS parentId, redirects, attempts, reason FROM urls WHERE id = ?');
+    this.#get = db.prepare('SELECT id, url, host_id AS hostId, depth, state, parent_id AS parentId, redirects, attempts, reason FROM urls WHERE id = ?');
   }
 
   findIdByFingerprint(hostId: number, fp: bigint): number | undefined {
@@ -63,7 +60,7 @@ export class UrlStore {
   }
 
   insert(u: NewUrl): number {
-    const info = this.#insert.run(u.fp, u.url, u.hostId, u.depth, u.state, u.priority, u.parentId, u.redirects, u.reason);
+    const info = this.#insert.run(u.fp, u.url, u.hostId, u.depth, u.state, u.parentId, u.redirects, u.reason);
     this.#count(u.state, 1);
     return Number(info.lastInsertRowid);
   }

@@ -242,7 +242,7 @@ describe('crawl --contact', () => {
     const tmp = tempDir('forager-cli-');
     try {
       const result = await runCli([
-        'crawl', '--db', join(tmp.dir, 'c.db'), '--query', 'q', '--seed', `${site.origin}/`, '--delay-ms', '0',
+        'crawl', '--db', join(tmp.dir, 'c.db'), '--query', 'contact test', '--seed', `${site.origin}/`, '--delay-ms', '0',
         '--contact', 'mailto:crawl-owner@example.org', '--json',
       ]);
       assert.equal(result.code, 0, result.stderr);
@@ -437,7 +437,7 @@ describe('wrong arguments: one line on stderr, exit 2', () => {
   after(() => tmp.cleanup());
   let n = 0;
   const fresh = (): string => join(tmp.dir, `fresh-${++n}.db`);
-  const newCrawl = (...extra: string[]): string[] => ['crawl', '--db', fresh(), '--query', 'q', '--seed', seed, ...extra];
+  const newCrawl = (...extra: string[]): string[] => ['crawl', '--db', fresh(), '--query', 'garden tools', '--seed', seed, ...extra];
   const cases: [name: string, args: () => string[], says: RegExp][] = [
     ['unknown command', () => ['frobnicate'], /unknown command "frobnicate"/],
     ['unknown flag', () => ['stats', '--db', fresh(), '--frobnicate'], /--frobnicate/],
@@ -460,6 +460,7 @@ describe('wrong arguments: one line on stderr, exit 2', () => {
     ['canon without a URL', () => ['canon'], /URL/],
     ['canon with two URLs', () => ['canon', 'http://a.org/', 'http://b.org/'], /URL/],
     ['--contact that is not a URL', () => newCrawl('--contact', 'call me'), /--contact/],
+    ['a query of stop words only', () => ['crawl', '--db', fresh(), '--query', 'the of and', '--seed', seed], /no content words/],
     ['--user-agent without a product token', () => newCrawl('--user-agent', '(compatible) bot'), /product token/],
   ];
   for (const [name, args, says] of cases) {

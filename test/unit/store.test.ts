@@ -65,9 +65,9 @@ describe('UrlStore', () => {
     const urls = new UrlStore(db);
     urls.tally();
     const ids = [1, 2, 3, 4].map((n) =>
-      urls.insert({ fp: BigInt(n), url: `http://a/${n}`, hostId: 1, depth: 0, state: UrlState.queued, priority: 0, parentId: null, redirects: 0, reason: null }),
+      urls.insert({ fp: BigInt(n), url: `http://a/${n}`, hostId: 1, depth: 0, state: UrlState.queued, parentId: null, redirects: 0, reason: null }),
     );
-    urls.insert({ fp: 99n, url: 'http://b/', hostId: 1, depth: 0, state: UrlState.skipped, priority: 0, parentId: null, redirects: 0, reason: 'scope' });
+    urls.insert({ fp: 99n, url: 'http://b/', hostId: 1, depth: 0, state: UrlState.skipped, parentId: null, redirects: 0, reason: 'scope' });
     urls.markInflight(ids[0] as number);
     urls.finish(ids[0] as number, UrlState.fetched, null);
     urls.markInflight(ids[1] as number);

@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
 import type { CrawlStats } from '../../engine/stats.ts';
 import { UsageError } from '../../errors.ts';
-import { createStrategy } from '../../ordering/registry.ts';
+import { requireStrategy } from '../../ordering/registry.ts';
 import { DEFAULT_SETTINGS, userAgentWithContact, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
@@ -28,6 +28,9 @@ const CRAWL_OPTIONS = {
   'max-pages-per-host': { type: 'string' },
   'robots-retry-ms': { type: 'string' },
   'timeout-ms': { type: 'string' },
+  hot: { type: 'string' },
+  'hot-threshold': { type: 'string' },
+  'random-seed': { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -63,11 +66,14 @@ function applyFlags(base: CrawlSettings, f: CrawlFlags): CrawlSettings {
   s.maxDepth = integerOption('max-depth', f['max-depth']) ?? s.maxDepth;
   s.maxPagesPerHost = integerOption('max-pages-per-host', f['max-pages-per-host']) ?? s.maxPagesPerHost;
   s.robotsRetryMs = integerOption('robots-retry-ms', f['robots-retry-ms']) ?? s.robotsRetryMs;
+  s.hotPredicate = f.hot ?? s.hotPredicate;
+  s.hotThreshold = numberOption('hot-threshold', f['hot-threshold']) ?? s.hotThreshold;
+  s.randomSeed = integerOption('random-seed', f['random-seed']) ?? s.randomSeed;
   if (timeout !== undefined) {
     s.connectTimeoutMs = s.headersTimeoutMs = s.bodyIdleTimeoutMs = timeout;
     s.totalTimeoutMs = Math.max(timeout, s.totalTimeoutMs);
   }
-  createStrategy(s.strategy);
+  requireStrategy(s.strategy);
   return validateSettings(s);
 }
 

@@ -1,4 +1,4 @@
-import { collectionStats } from '../../engine/stats.ts';
+import { collectionStats, harvestSeries } from '../../engine/stats.ts';
 import { listPages } from '../../library/page-list.ts';
 import { searchPages } from '../../library/search.ts';
 import { UsageError } from '../../errors.ts';
@@ -16,9 +16,9 @@ function withCollection<T>(path: string, use: (db: Db) => T): T {
 
 export function statsCommand(argv: string[]): number {
   const { values } = parseCommandArgs('stats', argv, { db: { type: 'string' }, json: { type: 'boolean' } });
-  const stats = withCollection(requireOption('stats', 'db', values.db), collectionStats);
+  const { stats, series } = withCollection(requireOption('stats', 'db', values.db), (db) => ({ stats: collectionStats(db), series: harvestSeries(db) }));
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(stats)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...stats, harvestSeries: series })}\n`);
   } else {
     for (const [key, value] of Object.entries(stats)) {
       process.stdout.write(`${key.padEnd(18)} ${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(3) : value}\n`);

@@ -1,0 +1,59 @@
+import { UsageError } from '../../errors.ts';
+import { explainUrl } from '../../library/explain.ts';
+import { labelPage } from '../../library/labels.ts';
+import { openCollection } from '../../store/database.ts';
+import { loadSettings } from '../../store/settings-store.ts';
+import { parseCommandArgs, requireOption } from '../args.ts';
+
+/** `forager label`: the user's judgement of a fetched page. */
+export function labelCommand(argv: string[]): number {
+  const { values } = parseCommandArgs('label', argv, {
+    db: { type: 'string' },
+    url: { type: 'string' },
+    relevant: { type: 'boolean' },
+    irrelevant: { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  const dbPath = requireOption('label', 'db', values.db);
+  const url = requireOption('label', 'url', values.url);
+  if (values.relevant === values.irrelevant) throw new UsageError('label: give exactly one of --relevant and --irrelevant', { command: 'label' });
+  const db = openCollection(dbPath, { create: false });
+  try {
+    const result = labelPage(db, url, values.relevant === true);
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${result.url} labelled ${result.relevant ? 'relevant' : 'not relevant'}\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** `forager explain`: why a queued or fetched URL has its priority. */
+export function explainCommand(argv: string[]): number {
+  const { values, positionals } = parseCommandArgs('explain', argv, { db: { type: 'string' }, json: { type: 'boolean' } }, true);
+  const dbPath = requireOption('explain', 'db', values.db);
+  if (positionals.length !== 1) throw new UsageError('explain: give exactly one URL', { command: 'explain' });
+  const db = openCollection(dbPath, { create: false, readonly: true });
+  try {
+    const settings = loadSettings(db);
+    if (settings === undefined) throw new UsageError(`${dbPath} holds no crawl`, { path: dbPath });
+    const why = explainUrl(db, settings, positionals[0] as string);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(why)}\n`);
+      return 0;
+    }
+    const lines = [
+      `${why.url}  (${why.state}${why.reason ? `: ${why.reason}` : ''}, depth ${why.depth})`,
+      `priority ${why.priority.toFixed(4)} under ${why.strategy}`,
+      ...why.signals.map((s) => `  ${s.name.padEnd(22)} value ${s.value.toFixed(4)}  contributes ${s.contribution.toFixed(4)}${s.note ? `  (${s.note})` : ''}`),
+      `hot distance: ${why.hotDistance ?? '≥ 4 or unknown'}`,
+      ...why.parents.slice(0, 20).map((p) => `  from ${p.url}${p.parentHot ? ' [hot]' : ''}: "${p.anchor}"`),
+    ];
+    if (why.fetched !== null) {
+      lines.push(`fetched: relevance ${why.fetched.relevance?.toFixed(4) ?? 'n/a'}, ${why.fetched.hot ? 'hot' : 'not hot'}${why.fetched.label ? `, labelled ${why.fetched.label}` : ''}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    db.close();
+  }
+}

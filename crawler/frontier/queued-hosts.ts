@@ -1,0 +1,26 @@
+/**
+ * Which host's queue holds each queued URL, by URL id (ids are dense, so a growable
+ * Int32Array costs 4 bytes a URL). Lets the engine re-queue a URL whose priority changed,
+ * and tell a live heap entry from one left behind by an earlier priority.
+ */
+export class QueuedHosts {
+  #hostOf = new Int32Array(1024);
+
+  set(urlId: number, hostId: number): void {
+    if (urlId >= this.#hostOf.length) {
+      const grown = new Int32Array(Math.max(urlId + 1, this.#hostOf.length * 2));
+      grown.set(this.#hostOf);
+      this.#hostOf = grown;
+    }
+    this.#hostOf[urlId] = hostId;
+  }
+
+  /** The host id of a queued URL, or 0 when the URL is not queued. */
+  get(urlId: number): number {
+    return urlId < this.#hostOf.length ? (this.#hostOf[urlId] as number) : 0;
+  }
+
+  delete(urlId: number): void {
+    if (urlId < this.#hostOf.length) this.#hostOf[urlId] = 0;
+  }
+}

@@ -1,0 +1,100 @@
+import { UsageError } from '../errors.ts';
+import { createStrategy, requireStrategy } from '../ordering/registry.ts';
+import type { Db } from '../store/database.ts';
+import { loadSettings } from '../store/settings-store.ts';
+import { type BudgetResult, checkBudgets, evaluateBudgets, type PstCurve, pstCurve } from './evaluate.ts';
+import type { LabGraph } from './graph.ts';
+import { loadLabGraph } from './load.ts';
+import { virtualCrawl } from './virtual-crawl.ts';
+
+export interface LabOptions {
+  strategies: readonly string[];
+  /** Fractions of the stored pages, each in (0, 1]. */
+  budgets: readonly number[];
+  /** Hot threshold G on stored relevance; default: the stored hot flag. */
+  hot?: number;
+  /** The driving query; default: the collection's. */
+  query?: string;
+  /** Default: the collection's random seed. */
+  randomSeed?: number;
+  /** Points on each PST curve (at most). */
+  curvePoints?: number;
+}
+
+export interface LabStrategyReport {
+  strategy: string;
+  budgets: BudgetResult[];
+  curve: PstCurve;
+  fetched: number;
+  /** URLs the ordering reached that the stored crawl never fetched: passed over without spending budget. */
+  unavailable: number;
+  discovered: number;
+  exhausted: boolean;
+  linksProcessed: number;
+  seconds: number;
+}
+
+export interface LabReport {
+  collection: { urls: number; pages: number; hotPages: number; links: number; seeds: number };
+  /** How pages were judged hot. */
+  hotRule: string;
+  query: string;
+  randomSeed: number;
+  results: LabStrategyReport[];
+}
+
+export interface LabGraphOptions {
+  strategies: readonly string[];
+  budgets: readonly number[];
+  query: string;
+  randomSeed: number;
+  curvePoints?: number;
+}
+
+/** Replays the graph once per strategy, up to the largest budget, and evaluates every budget on that one crawl. */
+export function runLabOnGraph(graph: LabGraph, options: LabGraphOptions): LabStrategyReport[] {
+  for (const name of options.strategies) requireStrategy(name);
+  checkBudgets(options.budgets);
+  const pages = Math.round(Math.max(...options.budgets) * graph.pageCount);
+  return options.strategies.map((name) => {
+    const crawl = virtualCrawl(graph, createStrategy(name, { query: options.query, randomSeed: options.randomSeed }), pages);
+    return {
+      strategy: name,
+      budgets: evaluateBudgets(graph, crawl, options.budgets),
+      curve: pstCurve(graph, crawl, options.curvePoints ?? 200),
+      fetched: crawl.order.length,
+      unavailable: crawl.unavailable,
+      discovered: crawl.discovered,
+      exhausted: crawl.exhausted,
+      linksProcessed: crawl.linksProcessed,
+      seconds: crawl.seconds,
+    };
+  });
+}
+
+/** `forager lab`: replays a collection's stored crawl under each strategy. The report is plain JSON. */
+export function runLab(db: Db, options: LabOptions): LabReport {
+  for (const name of options.strategies) requireStrategy(name);
+  checkBudgets(options.budgets);
+  if (options.hot !== undefined && !(options.hot >= 0 && options.hot <= 1)) {
+    throw new UsageError(`the hot threshold is a relevance in [0, 1]: got ${options.hot}`, { hot: options.hot });
+  }
+  const settings = loadSettings(db);
+  const query = options.query ?? settings?.query ?? '';
+  const randomSeed = options.randomSeed ?? settings?.randomSeed ?? 1;
+  const graph = loadLabGraph(db, options.hot === undefined ? {} : { hotThreshold: options.hot });
+  const results = runLabOnGraph(graph, {
+    strategies: options.strategies,
+    budgets: options.budgets,
+    query,
+    randomSeed,
+    ...(options.curvePoints === undefined ? {} : { curvePoints: options.curvePoints }),
+  });
+  return {
+    collection: { urls: graph.nodeCount, pages: graph.pageCount, hotPages: graph.hotCount, links: graph.linkDst.length, seeds: graph.seeds.length },
+    hotRule: options.hot === undefined ? 'stored hot flag' : `relevance >= ${options.hot}`,
+    query,
+    randomSeed,
+    results,
+  };
+}

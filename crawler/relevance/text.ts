@@ -1,0 +1,61 @@
+import porterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js';
+import stopwordList from 'natural/lib/natural/util/stopwords.js';
+
+/*
+ * Text to terms for relevance: lower-cased words, English stop words removed, Porter
+ * stems (natural). Imported by path: natural's index pulls in storage back-ends that
+ * print to stdout when loaded.
+ */
+
+const STOP_WORDS: ReadonlySet<string> = new Set((stopwordList as { words: string[] }).words);
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+const MAX_WORD_LENGTH = 40;
+/** Stems are memoised: a crawl meets the same few hundred thousand words again and again. */
+const STEM_CACHE_LIMIT = 200_000;
+const stemCache = new Map<string, string>();
+
+function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = (porterStemmer as { stem(w: string): string }).stem(word);
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+/** True for words that carry no topic: stop words, single letters, bare numbers. */
+export function isStopWord(word: string): boolean {
+  return word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word);
+}
+
+/** The content terms of a text, in order (repeats kept). */
+export function contentTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.toLowerCase().matchAll(WORD)) {
+    // "isn't" is a stop word as written; "wal's" is the term "wal".
+    if (STOP_WORDS.has(match[0])) continue;
+    const word = match[0].replace(/['’].*$/, '');
+    if (word.length > MAX_WORD_LENGTH || isStopWord(word)) continue;
+    terms.push(stem(word));
+  }
+  return terms;
+}
+
+/** How often each content term occurs in a text. */
+export function termCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of contentTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}
+
+/** Terms of words that are already split (URL tokens, query words): stop words dropped, stemmed. */
+export function termsOfWords(words: Iterable<string>): string[] {
+  const terms: string[] = [];
+  for (const raw of words) {
+    const word = raw.toLowerCase();
+    if (word.length > MAX_WORD_LENGTH || isStopWord(word)) continue;
+    terms.push(stem(word));
+  }
+  return terms;
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { runCli } from '../support/cli.ts';
+import { tempDir } from '../support/crawl-harness.ts';
+import { html, startTestSite, type TestSite } from '../support/test-site.ts';
+
+/** A small site where three pages are about checkpoints and the rest are not. */
+function checkpointSite(): Record<string, ReturnType<typeof html>> {
+  return {
+    '/': html('<p>Storage engine notes.</p><a href="/wal">write-ahead log</a> <a href="/misc">misc</a> <a href="/btree">b-tree pages</a>', 'Storage'),
+    '/wal': html(
+      '<p>The write-ahead log records changes; a checkpoint copies them back. Checkpoints run often; checkpoint starvation happens.</p><a href="/checkpoint-tuning">checkpoint tuning</a>',
+      'Write-ahead logging and checkpoints',
+    ),
+    '/checkpoint-tuning': html('<p>Tune the checkpoint interval; each checkpoint flushes the log. Checkpoint, checkpoint.</p>', 'Checkpoint tuning'),
+    '/misc': html('<p>Unrelated notes on gardening and weather.</p><a href="/recipes">recipes</a>', 'Miscellany'),
+    '/recipes': html('<p>Bread and soup recipes.</p>', 'Recipes'),
+    '/btree': html('<p>B-tree pages split and merge.</p>', 'B-trees'),
+  };
+}
+
+describe('hot pages, labels and explain through the CLI', () => {
+  let site: TestSite;
+  const tmp = tempDir('forager-focus-');
+  const db = join(tmp.dir, 'focus.db');
+  before(async () => {
+    site = await startTestSite(checkpointSite());
+    const crawl = await runCli([
+      'crawl', '--db', db, '--query', 'write-ahead logging and checkpoints', '--seed', `${site.origin}/`,
+      '--hot', 'title:checkpoint|body>=3:checkpoint', '--delay-ms', '0', '--strategy', 'focused', '--json',
+    ]);
+    assert.equal(crawl.code, 0, crawl.stderr);
+  });
+  after(async () => {
+    await site.close();
+    tmp.cleanup();
+  });
+
+  it('judges pages with the hot predicate and reports hot and harvest rate', async () => {
+    const stats = await runCli(['stats', '--db', db, '--json']);
+    const parsed = JSON.parse(stats.stdout) as { fetched: number; hot: number; harvestRate: number; harvestSeries: { fetched: number; hot: number }[] };
+    assert.equal(parsed.fetched, 6);
+    assert.equal(parsed.hot, 2, 'the two checkpoint pages are hot');
+    assert.equal(parsed.harvestRate, 2 / 6);
+    assert.deepEqual(parsed.harvestSeries.at(-1), { fetched: 6, hot: 2, harvestRate: 2 / 6 });
+    const raw = new Database(db, { readonly: true });
+    const relevance = raw.prepare("SELECT u.url, p.relevance FROM pages p JOIN urls u ON u.id = p.url_id").all() as { url: string; relevance: number }[];
+    raw.close();
+    const of = (path: string): number => relevance.find((r) => r.url === `${site.origin}${path}`)?.relevance ?? -1;
+    assert.ok(of('/wal') > of('/recipes'), 'the on-topic page is more relevant than the recipes');
+  });
+
+  it('explains a fetched URL: priority, signals, parents with anchors, relevance and verdict', async () => {
+    const result = await runCli(['explain', '--db', db, '--json', `${site.origin}/checkpoint-tuning`]);
+    assert.equal(result.code, 0, result.stderr);
+    const why = JSON.parse(result.stdout) as {
+      state: string; strategy: string; priority: number; signals: { name: string; contribution: number }[];
+      parents: { url: string; anchor: string; parentHot: boolean }[]; hotDistance: number; fetched: { hot: boolean; relevance: number };
+    };
+    assert.equal(why.state, 'fetched');
+    assert.equal(why.strategy, 'focused');
+    assert.ok(why.signals.length > 0);
+    assert.deepEqual(why.parents.map((p) => [p.url, p.anchor, p.parentHot]), [[`${site.origin}/wal`, 'checkpoint tuning', true]]);
+    assert.equal(why.hotDistance, 0);
+    assert.equal(why.fetched.hot, true);
+  });
+
+  it('labels a page: its verdict becomes the label, and unknown URLs are refused', async () => {
+    const label = await runCli(['label', '--db', db, '--url', `${site.origin}/btree`, '--relevant', '--json']);
+    assert.equal(label.code, 0, label.stderr);
+    const stats = JSON.parse((await runCli(['stats', '--db', db, '--json'])).stdout) as { hot: number };
+    assert.equal(stats.hot, 3);
+    const unknown = await runCli(['label', '--db', db, '--url', `${site.origin}/never-seen`, '--irrelevant']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /not in this collection/);
+    const both = await runCli(['label', '--db', db, '--url', `${site.origin}/btree`, '--relevant', '--irrelevant']);
+    assert.equal(both.code, 2);
+  });
+});
