@@ -2,6 +2,7 @@ import { ForagerError, UsageError } from '../errors.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
 import { explainCommand, labelCommand } from './commands/judge.ts';
+import { labCommand } from './commands/lab.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, Command> = {
   search: searchCommand,
   label: labelCommand,
   explain: explainCommand,
+  lab: labCommand,
   robots: robotsCommand,
   canon: canonCommand,
 };
@@ -30,6 +32,8 @@ const USAGE = `usage: forager <command> [options]
   search  --db FILE [--json] [--limit N] WORDS…
   label   --db FILE --url URL --relevant|--irrelevant
   explain --db FILE [--json] URL
+  lab     --db FILE [--strategies bfs,random,backlink,pagerank,fpr,cho,focused] [--hot SPEC|G]
+          [--budgets 0.05,0.1,0.2,0.4] [--json]
   robots  --robots-file FILE --agent NAME [--explain] URL
   canon   [--base URL] URL
 `;

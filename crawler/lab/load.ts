@@ -1,9 +1,13 @@
+import type { HotRule } from '../relevance/hot.ts';
+import { termCounts } from '../relevance/text.ts';
 import type { Db } from '../store/database.ts';
 import { type LabGraph, LabGraphBuilder } from './graph.ts';
 
 export interface LoadLabGraphOptions {
   /** Judge pages hot when their stored relevance is at least this (Cho's threshold G); default: the stored hot flag. */
   hotThreshold?: number;
+  /** Judge pages hot by a Cho-style predicate on their stored title and text instead. */
+  hotRule?: HotRule;
 }
 
 interface PageRow {
@@ -34,10 +38,18 @@ export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGrap
     .prepare('SELECT seq, url_id AS urlId, relevance, hot, redirect_to AS redirectTo FROM pages ORDER BY seq')
     .all() as PageRow[];
   const threshold = options.hotThreshold;
+  const rule = options.hotRule;
+  const textOf = db.prepare("SELECT coalesce(title, '') AS title, coalesce(text, '') AS text FROM pages WHERE seq = ?");
   const nodeOfSeq = new Map<number, number>();
   for (const page of pages) {
     const relevance = page.relevance ?? 0;
-    const hot = threshold === undefined ? page.hot === 1 : page.relevance !== null && relevance >= threshold;
+    let hot: boolean;
+    if (rule !== undefined) {
+      const { title, text } = textOf.get(page.seq) as { title: string; text: string };
+      hot = text !== '' && rule.isHot({ title, text, relevance, titleTerms: termCounts(title), bodyTerms: termCounts(text) });
+    } else {
+      hot = threshold === undefined ? page.hot === 1 : page.relevance !== null && relevance >= threshold;
+    }
     nodeOfSeq.set(page.seq, builder.page(page.urlId, { hot, relevance }));
   }
 

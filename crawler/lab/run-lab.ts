@@ -1,3 +1,4 @@
+import { parseHotPredicate } from '../relevance/hot.ts';
 import { UsageError } from '../errors.ts';
 import { createStrategy, requireStrategy } from '../ordering/registry.ts';
 import type { Db } from '../store/database.ts';
@@ -11,8 +12,8 @@ export interface LabOptions {
   strategies: readonly string[];
   /** Fractions of the stored pages, each in (0, 1]. */
   budgets: readonly number[];
-  /** Hot threshold G on stored relevance; default: the stored hot flag. */
-  hot?: number;
+  /** A hot threshold G on stored relevance ("0.3") or a Cho-style predicate ("title:wal|body>=3:checkpoint"); default: the stored hot flag. */
+  hot?: string;
   /** The driving query; default: the collection's. */
   query?: string;
   /** Default: the collection's random seed. */
@@ -76,13 +77,15 @@ export function runLabOnGraph(graph: LabGraph, options: LabGraphOptions): LabStr
 export function runLab(db: Db, options: LabOptions): LabReport {
   for (const name of options.strategies) requireStrategy(name);
   checkBudgets(options.budgets);
-  if (options.hot !== undefined && !(options.hot >= 0 && options.hot <= 1)) {
+  const threshold = options.hot !== undefined && /^\s*[\d.]+\s*$/.test(options.hot) ? Number(options.hot) : undefined;
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) {
     throw new UsageError(`the hot threshold is a relevance in [0, 1]: got ${options.hot}`, { hot: options.hot });
   }
+  const hotRule = options.hot !== undefined && threshold === undefined ? parseHotPredicate(options.hot) : undefined;
   const settings = loadSettings(db);
   const query = options.query ?? settings?.query ?? '';
   const randomSeed = options.randomSeed ?? settings?.randomSeed ?? 1;
-  const graph = loadLabGraph(db, options.hot === undefined ? {} : { hotThreshold: options.hot });
+  const graph = loadLabGraph(db, threshold !== undefined ? { hotThreshold: threshold } : hotRule !== undefined ? { hotRule } : {});
   const results = runLabOnGraph(graph, {
     strategies: options.strategies,
     budgets: options.budgets,
@@ -92,7 +95,7 @@ export function runLab(db: Db, options: LabOptions): LabReport {
   });
   return {
     collection: { urls: graph.nodeCount, pages: graph.pageCount, hotPages: graph.hotCount, links: graph.linkDst.length, seeds: graph.seeds.length },
-    hotRule: options.hot === undefined ? 'stored hot flag' : `relevance >= ${options.hot}`,
+    hotRule: hotRule?.describe() ?? (threshold === undefined ? 'stored hot flag' : `relevance >= ${threshold}`),
     query,
     randomSeed,
     results,

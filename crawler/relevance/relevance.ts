@@ -115,7 +115,15 @@ export class RelevanceModel {
    * already made by text.ts (termCounts).
    */
   similarityToText(words: readonly string[] | ReadonlyMap<string, number>): number {
-    const counts = Array.isArray(words) ? countTerms(termsOfWords(words as readonly string[])) : (words as ReadonlyMap<string, number>);
+    return this.#cosine(Array.isArray(words) ? countTerms(termsOfWords(words as readonly string[])) : (words as ReadonlyMap<string, number>));
+  }
+
+  /** As similarityToText, for terms already made by text.ts (stems, stop words gone): stemming twice would change them. */
+  similarityToTerms(terms: readonly string[]): number {
+    return this.#cosine(countTerms(terms));
+  }
+
+  #cosine(counts: ReadonlyMap<string, number>): number {
     let dot = 0;
     let queryNorm = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {

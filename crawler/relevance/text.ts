@@ -24,28 +24,43 @@ function stem(word: string): string {
   return s;
 }
 
+function isDigits(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** True for words that carry no topic: stop words, single letters, bare numbers. */
 export function isStopWord(word: string): boolean {
-  return word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word);
+  return word.length < 2 || STOP_WORDS.has(word) || isDigits(word);
+}
+
+function forEachContentTerm(text: string, visit: (term: string) => void): void {
+  // match() with /g returns just the strings: no match object per word.
+  for (let word of text.toLowerCase().match(WORD) ?? []) {
+    // "isn't" is a stop word as written; "wal's" is the term "wal".
+    if (STOP_WORDS.has(word)) continue;
+    let apostrophe = word.indexOf("'");
+    if (apostrophe < 0) apostrophe = word.indexOf('’');
+    if (apostrophe >= 0) word = word.slice(0, apostrophe);
+    if (word.length > MAX_WORD_LENGTH || word.length < 2 || isDigits(word) || (apostrophe >= 0 && STOP_WORDS.has(word))) continue;
+    visit(stem(word));
+  }
 }
 
 /** The content terms of a text, in order (repeats kept). */
 export function contentTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD)) {
-    // "isn't" is a stop word as written; "wal's" is the term "wal".
-    if (STOP_WORDS.has(match[0])) continue;
-    const word = match[0].replace(/['’].*$/, '');
-    if (word.length > MAX_WORD_LENGTH || isStopWord(word)) continue;
-    terms.push(stem(word));
-  }
+  forEachContentTerm(text, (term) => terms.push(term));
   return terms;
 }
 
 /** How often each content term occurs in a text. */
 export function termCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const term of contentTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  forEachContentTerm(text, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
   return counts;
 }
 

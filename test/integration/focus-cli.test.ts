@@ -79,3 +79,36 @@ describe('hot pages, labels and explain through the CLI', () => {
     assert.equal(both.code, 2);
   });
 });
+
+describe('forager lab', () => {
+  let site: TestSite;
+  const tmp = tempDir('forager-lab-');
+  const db = join(tmp.dir, 'lab.db');
+  before(async () => {
+    site = await startTestSite(checkpointSite());
+    const crawl = await runCli(['crawl', '--db', db, '--query', 'checkpoints', '--seed', `${site.origin}/`, '--hot', 'title:checkpoint', '--delay-ms', '0', '--json']);
+    assert.equal(crawl.code, 0, crawl.stderr);
+  });
+  after(async () => {
+    await site.close();
+    tmp.cleanup();
+  });
+
+  it('replays the stored crawl under each strategy and reports PST at each budget', async () => {
+    const result = await runCli(['lab', '--db', db, '--strategies', 'bfs,focused', '--budgets', '0.5,1', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { collection: { pages: number; hotPages: number }; results: { strategy: string; budgets: { pst: number }[] }[] };
+    assert.equal(report.collection.pages, 6);
+    assert.equal(report.collection.hotPages, 2);
+    assert.deepEqual(report.results.map((r) => r.strategy), ['bfs', 'focused']);
+    for (const r of report.results) assert.equal(r.budgets.at(-1)?.pst, 1, `${r.strategy} finds every hot page with the whole budget`);
+  });
+
+  it('accepts a hot predicate of its own, and refuses a bad one', async () => {
+    const result = await runCli(['lab', '--db', db, '--strategies', 'bfs', '--hot', 'body>=1:recipes', '--budgets', '1', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((JSON.parse(result.stdout) as { collection: { hotPages: number } }).collection.hotPages, 2, '/misc mentions recipes once, /recipes itself once');
+    const bad = await runCli(['lab', '--db', db, '--hot', 'title>=:x']);
+    assert.equal(bad.code, 2);
+  });
+});

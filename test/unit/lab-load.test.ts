@@ -88,8 +88,8 @@ describe('runLab', () => {
   it('reports PST and harvest per strategy and budget, with the collection query', () => {
     const db = collection('run.db');
     const report = runLab(db, { strategies: ['bfs', 'cho'], budgets: [0.4, 1] });
-    const byThreshold = runLab(db, { strategies: ['bfs'], budgets: [0.4, 1], hot: 0.7 });
-    assert.throws(() => runLab(db, { strategies: ['bfs'], budgets: [0.4], hot: 2 }), UsageError);
+    const byThreshold = runLab(db, { strategies: ['bfs'], budgets: [0.4, 1], hot: '0.7' });
+    assert.throws(() => runLab(db, { strategies: ['bfs'], budgets: [0.4], hot: '2' }), UsageError);
     assert.throws(() => runLab(db, { strategies: ['bfs', 'nope'], budgets: [0.4] }), UsageError);
     db.close();
     assert.deepEqual(report.collection, { urls: 6, pages: 5, hotPages: 1, links: 5, seeds: 1 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UsageError } from '../../crawler/errors.ts';
+import { backgroundIdf } from '../../crawler/relevance/background-idf.ts';
 import { createHotRule, parseHotPredicate, type HotPage } from '../../crawler/relevance/hot.ts';
 import { RelevanceModel } from '../../crawler/relevance/relevance.ts';
 import { termCounts } from '../../crawler/relevance/text.ts';
@@ -96,8 +97,10 @@ test('default threshold: relative to the query and to the size of the pages seen
 
   // A site of long pages lowers the bar: long pages spread their weight over more terms.
   const filler = (n: number, offset: number): string => Array.from({ length: n }, (_, i) => `w${offset + i}q`).join(' ');
-  for (let i = 0; i < 150; i++) model.observe(page('', filler(1_500, i * 1_500)));
-  assert.ok(model.referenceSimilarity() < bar / 2, `${model.referenceSimilarity()} after long pages, ${bar} before`);
+  for (let i = 0; i < 100; i++) model.observe(page('', filler(1_500, i * 1_500)));
+  const typical = (100 * 1_500 + 100 * backgroundIdf().distinctTermsPerDocument) / 200;
+  assert.ok(Math.abs(model.referenceSimilarity() - Math.sqrt(2 / typical)) < 1e-12);
+  assert.ok(model.referenceSimilarity() < bar, `${model.referenceSimilarity()} after long pages, ${bar} before`);
 
   // On that site, a page about the query is hot; one that mentions a query word in passing is not.
   const about = page('Socket server', `socket server socket server socket ${filler(1_000, 1e6)}`);
