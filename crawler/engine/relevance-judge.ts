@@ -33,7 +33,7 @@ class RelevanceJudge implements PageJudge {
   judge(page: JudgedPage): Judgement {
     const similarity = this.#relevance.score(page);
     this.#relevance.observe(page);
-    const probability = this.#labels.ready ? this.#labels.probabilityRelevant(`${page.title}\n${page.text}`) : undefined;
+    const probability = this.#labels.ready ? this.#labels.probabilityRelevant(page) : undefined;
     const relevance = blendRelevance(similarity, probability, this.#labelOf.size);
     const label = this.#labelOf.get(page.urlId);
     const hot = applyLabel(this.#hot.isHot({ ...page, relevance }), label === undefined ? undefined : label ? 'relevant' : 'irrelevant');

@@ -28,6 +28,13 @@ test('the classifier learns a separable toy set', () => {
   assert.ok(network > 0.5, `network text: ${network}`);
   assert.ok(cooking < 0.5, `cooking text: ${cooking}`);
   assert.equal(model.probabilityRelevant(termCounts('socket server network')), model.probabilityRelevant('socket server network'), 'term counts and text agree');
+  const title = 'Socket servers';
+  const body = 'The server accepts network connections; bake bread meanwhile';
+  assert.equal(
+    model.probabilityRelevant({ titleTerms: termCounts(title), bodyTerms: termCounts(body) }),
+    model.probabilityRelevant(`${title}\n${body}`),
+    'title and body term counts agree with the text',
+  );
   // Every training example lands on its own side.
   for (const text of RELEVANT) assert.ok(model.probabilityRelevant(text) > 0.5, text);
   for (const text of IRRELEVANT) assert.ok(model.probabilityRelevant(text) < 0.5, text);
