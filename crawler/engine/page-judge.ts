@@ -1,3 +1,5 @@
+import type { HotPage } from '../relevance/hot.ts';
+
 /** The verdict on a fetched page: how relevant it is to the driving query, and whether it is hot. */
 export interface Judgement {
   /** null when the page had no text to judge (not HTML, an error status). */
@@ -5,10 +7,9 @@ export interface Judgement {
   hot: boolean;
 }
 
-export interface JudgedPage {
+/** A parsed page as the judge sees it: the hot rule's view of a page, before relevance is known. */
+export interface JudgedPage extends Omit<HotPage, 'relevance'> {
   urlId: number;
-  title: string;
-  text: string;
   titleTerms: Map<string, number>;
   bodyTerms: Map<string, number>;
 }
