@@ -44,6 +44,8 @@ interface BenchOptions {
   peerMaxSeconds: number | undefined;
   json: boolean;
   foragerBin: string;
+  /** Forager's ordering strategy: bfs by default, to measure the crawl core; `--strategy focused` measures the product default. */
+  strategy: string;
 }
 
 /** One participant's numbers for one run, normalised to the same units. */
@@ -94,6 +96,7 @@ function readOptions(argv: string[]): BenchOptions {
       'peer-max-seconds': { type: 'string', default: '300' },
       json: { type: 'boolean', default: false },
       forager: { type: 'string', default: join(REPO_ROOT, 'bin', 'forager.js') },
+      strategy: { type: 'string', default: 'bfs' },
     },
     strict: true,
   });
@@ -110,7 +113,7 @@ function readOptions(argv: string[]): BenchOptions {
   if (!Number.isInteger(cap) || cap < 0) {
     throw new UsageError('--peer-max-seconds must be 0 (no cap) or a positive integer', { value: values['peer-max-seconds'] });
   }
-  return { sites, runs, peerMaxSeconds: cap === 0 ? undefined : cap, json: values.json, foragerBin: resolve(values.forager) };
+  return { sites, runs, peerMaxSeconds: cap === 0 ? undefined : cap, json: values.json, foragerBin: resolve(values.forager), strategy: values.strategy };
 }
 
 /** Missing system packages are the likeliest failure, so say exactly what to install. */
@@ -176,6 +179,7 @@ async function runForager(options: BenchOptions, site: ServedSite, budget: numbe
     '--max-pages', String(budget),
     '--delay-ms', '0',
     '--delay-factor', '0',
+    '--strategy', options.strategy,
     '--concurrency', String(CONCURRENCY),
     '--json',
   ];
@@ -315,7 +319,7 @@ function formatTable(options: BenchOptions, summaries: SiteSummary[], targets: T
   for (const summary of summaries) {
     const { forager, crawlee } = summary;
     lines.push('');
-    lines.push(`${summary.name}: budget ${summary.budget} pages, concurrency ${CONCURRENCY}, medians of ${options.runs} run(s)`);
+    lines.push(`${summary.name}: budget ${summary.budget} pages, concurrency ${CONCURRENCY}, medians of ${options.runs} run(s), Forager ordering ${options.strategy}`);
     lines.push(`  seed ${summary.seed}`);
     lines.push(row('', 'Forager', 'Crawlee'));
     lines.push(row('pages fetched', formatNumber(forager.pages, 0), formatNumber(crawlee.pages, 0)));

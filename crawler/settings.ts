@@ -59,7 +59,7 @@ export const DEFAULT_USER_AGENT = userAgentWithContact(DEFAULT_CONTACT_URL);
 
 export const DEFAULT_SETTINGS: Omit<CrawlSettings, 'query' | 'seeds'> = {
   maxPages: 1000,
-  strategy: 'bfs',
+  strategy: 'focused',
   delayMs: 1000,
   delayFactor: 2,
   maxCrawlDelayMs: 30_000,

@@ -22,7 +22,7 @@ const COMMANDS: Record<string, Command> = {
 
 const USAGE = `usage: forager <command> [options]
 
-  crawl   --db FILE --query TEXT --seed URL [--seed URL…] [--max-pages N] [--strategy bfs]
+  crawl   --db FILE --query TEXT --seed URL [--seed URL…] [--max-pages N] [--strategy focused|bfs|random|backlink|pagerank|fpr|cho]
           [--delay-ms N] [--delay-factor K] [--concurrency N] [--scope hosts|domains|any]
           [--allow-private] [--user-agent UA | --contact URL] [--max-depth N] [--max-pages-per-host N]
           [--hot "title:TERM|body>=N:TERM"] [--hot-threshold X] [--random-seed N] [--json]

@@ -19,7 +19,7 @@ describe('engine on a loopback tree site', () => {
   });
 
   it('fetches every reachable page once, breadth first, and obeys robots.txt', async () => {
-    const run = await crawlOnce(tmp.dir, testSettings([`${site.origin}/p/0`], { maxPages: 1000, concurrency: 4 }));
+    const run = await crawlOnce(tmp.dir, testSettings([`${site.origin}/p/0`], { maxPages: 1000, concurrency: 4, strategy: 'bfs' }));
     assert.equal(run.outcome, 'exhausted');
     const stats = collectionStats(run.db);
     // 40 pages minus /p/7, and /p/7's children (22, 23, 24) are never discovered.
