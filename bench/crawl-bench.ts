@@ -6,7 +6,7 @@
  *
  *   npm run bench -- [--sites python,git] [--runs 3] [--peer-max-seconds 300] [--json]
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';

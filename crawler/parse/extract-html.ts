@@ -437,7 +437,7 @@ class PageCollector {
     const glued = this.pendingSep === SEP_NONE && this.textLength > 0;
     const sepLength = this.pendingSep !== SEP_NONE && this.textLength > 0 ? 1 : 0;
     if (this.textLength + sepLength + (end - start) > this.maxTextChars) {
-      this.appendTruncated(data, start, end, sepLength);
+      this.appendTruncated(data, start, sepLength);
       return;
     }
     if (sepLength === 0) {
@@ -455,7 +455,7 @@ class PageCollector {
   }
 
   /** Appends the whole words of a run that fit under maxTextChars, then stops the text. */
-  appendTruncated(data: string, start: number, end: number, sepLength: number): void {
+  appendTruncated(data: string, start: number, sepLength: number): void {
     this.textTruncated = true;
     const room = this.maxTextChars - this.textLength - sepLength;
     // A run glued to the previous word has no word boundary to cut at before its end: drop it whole.
