@@ -67,6 +67,25 @@ describe('hot pages, labels and explain through the CLI', () => {
     assert.equal(why.fetched.hot, true);
   });
 
+  it('explains a URL that is still queued', async () => {
+    const queuedDb = join(tmp.dir, 'queued.db');
+    const crawl = await runCli([
+      'crawl', '--db', queuedDb, '--query', 'write-ahead logging and checkpoints', '--seed', `${site.origin}/`,
+      '--hot', 'title:checkpoint', '--delay-ms', '0', '--max-pages', '1', '--json',
+    ]);
+    assert.equal(crawl.code, 0, crawl.stderr);
+    const result = await runCli(['explain', '--db', queuedDb, '--json', `${site.origin}/wal`]);
+    assert.equal(result.code, 0, result.stderr);
+    const why = JSON.parse(result.stdout) as { state: string; priority: number; signals: { name: string; contribution: number }[]; fetched: unknown; parents: { anchor: string }[] };
+    assert.equal(why.state, 'queued');
+    assert.equal(why.fetched, null);
+    assert.deepEqual(why.parents.map((p) => p.anchor), ['write-ahead log']);
+    const sum = why.signals.reduce((total, s) => total + s.contribution, 0);
+    assert.ok(Math.abs(sum - why.priority) < 1e-9, `contributions ${sum} add up to the priority ${why.priority}`);
+    const misc = JSON.parse((await runCli(['explain', '--db', queuedDb, '--json', `${site.origin}/misc`])).stdout) as { priority: number };
+    assert.ok(why.priority > misc.priority, 'the link whose anchor matches the query ranks above an unrelated one');
+  });
+
   it('labels a page: its verdict becomes the label, and unknown URLs are refused', async () => {
     const label = await runCli(['label', '--db', db, '--url', `${site.origin}/btree`, '--relevant', '--json']);
     assert.equal(label.code, 0, label.stderr);
