@@ -59,14 +59,9 @@ interface RunMetrics {
   truncated: boolean;
 }
 
-interface SideSummary {
+/** Medians over one participant's runs. */
+interface SideSummary extends Omit<RunMetrics, 'truncated'> {
   runs: RunMetrics[];
-  pages: number;
-  failed: number;
-  pagesPerSecond: number;
-  mbPerSecond: number;
-  peakRssMB: number;
-  seenCacheHitRate: number | undefined;
   truncatedRuns: number;
 }
 

@@ -198,7 +198,7 @@ export class CrawlEngine extends EventEmitter {
   #host(hostId: number, origin: string): HostState {
     let host = this.#hosts.get(hostId);
     if (host === undefined) {
-      host = { id: hostId, origin, queue: new UrlHeap(), inflight: false, nextAllowedAt: 0, scheduled: false, robots: { kind: 'unknown' }, pagesFetched: 0, lastResponseMs: 0 };
+      host = { id: hostId, origin, queue: new UrlHeap(), inflight: false, nextAllowedAt: 0, scheduled: false, robots: { kind: 'unknown' }, pagesFetched: 0 };
       this.#hosts.set(hostId, host);
     }
     return host;
@@ -217,8 +217,7 @@ export class CrawlEngine extends EventEmitter {
         host.robots = this.#robots.restore(row);
         host.pagesFetched = row.pagesFetched;
       }
-      const seedIds = this.#db.prepare('SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL').pluck().all() as number[];
-      if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, seedIds);
+      if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
       for (const entry of this.#urls.frontier()) {
         const host = this.#hosts.get(entry.hostId);
@@ -256,7 +255,7 @@ export class CrawlEngine extends EventEmitter {
       const hostId = this.#queuedHosts.get(urlId);
       const host = hostId === 0 ? undefined : this.#hosts.get(hostId);
       if (host === undefined) continue;
-      host.queue.push(urlId, this.#strategy.priority(urlId));
+      this.#enqueue(host, urlId);
       this.#scheduler.offer(host);
     }
   }

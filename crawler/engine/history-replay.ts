@@ -1,6 +1,7 @@
-import type { OrderingStrategy } from '../ordering/strategy.ts';
+import { linkContext, type OrderingStrategy } from '../ordering/strategy.ts';
 import type { Db } from '../store/database.ts';
 import { UrlState } from '../store/url-state.ts';
+import { UrlStore } from '../store/url-store.ts';
 
 interface StoredPage {
   seq: number;
@@ -24,10 +25,10 @@ interface StoredLink {
  * links do not explain (redirect targets, canonical hints) are reported last, so the
  * strategy knows every URL the frontier holds.
  */
-export function replayHistory(db: Db, strategy: OrderingStrategy, seedIds: readonly number[]): void {
+export function replayHistory(db: Db, strategy: OrderingStrategy): void {
   const known = new Set<number>();
   const seedRow = db.prepare('SELECT url, depth FROM urls WHERE id = ?');
-  for (const id of seedIds) {
+  for (const id of new UrlStore(db).seedIds()) {
     const row = seedRow.get(id) as { url: string; depth: number } | undefined;
     if (row === undefined || known.has(id)) continue;
     known.add(id);
@@ -43,7 +44,7 @@ export function replayHistory(db: Db, strategy: OrderingStrategy, seedIds: reado
   for (const page of pages) {
     const outlinks: number[] = [];
     for (const link of linksOf.all(page.seq) as StoredLink[]) {
-      const context = [link.contextBefore, link.contextAfter].filter((c) => c !== '').join(' ');
+      const context = linkContext(link.contextBefore, link.contextAfter);
       strategy.linked({ srcId: page.urlId, dstId: link.dstId, isNew: !known.has(link.dstId), url: link.url, depth: link.depth, anchor: link.anchor, context });
       known.add(link.dstId);
       outlinks.push(link.dstId);

@@ -13,7 +13,6 @@ export interface HostState extends SchedulableHost {
   readonly origin: string;
   robots: RobotsVerdict;
   pagesFetched: number;
-  lastResponseMs: number;
 }
 
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */

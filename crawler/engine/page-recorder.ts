@@ -1,6 +1,7 @@
 import type { FetchResult } from '../net/fetch-page.ts';
 import { topTerms, type ResponseAnalysis } from '../parse/analyse-response.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
+import { linkContext } from '../ordering/strategy.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
 import type { Db } from '../store/database.ts';
 import type { PageStore } from '../store/page-store.ts';
@@ -148,8 +149,7 @@ export class PageRecorder {
     }
     for (const link of page.links) {
       if (link.nofollow) continue;
-      const context = link.contextBefore && link.contextAfter ? `${link.contextBefore} ${link.contextAfter}` : link.contextBefore || link.contextAfter;
-      const admitted = this.#admission.admit(link.href, base, { ...child, anchor: link.anchor, context });
+      const admitted = this.#admission.admit(link.href, base, { ...child, anchor: link.anchor, context: linkContext(link.contextBefore, link.contextAfter) });
       if (admitted === undefined || admitted.id === task.id) continue;
       if (admitted.isNew) newUrls++;
       outlinks.add(admitted.id);

@@ -53,7 +53,6 @@ export class UrlAdmission {
   readonly #hosts: HostStore;
   readonly #scope: Scope;
   readonly #hooks: AdmissionHooks;
-  invalid = 0;
 
   constructor(
     settings: CrawlSettings,
@@ -73,10 +72,7 @@ export class UrlAdmission {
   /** Admits one raw link, resolved against base. undefined when it is not a crawlable URL at all. */
   admit(raw: string, base: string, from: Discovery): Admitted | undefined {
     const canon = tryCanonicalize(raw, base, { maxLength: this.#settings.maxUrlLength });
-    if (!canon.ok) {
-      this.invalid++;
-      return undefined;
-    }
+    if (!canon.ok) return undefined;
     const url = canon.url;
     const fp = fingerprint(url);
     const link = { srcId: from.parentId, url, depth: from.depth, anchor: from.anchor, context: from.context };

@@ -1,6 +1,8 @@
+import { linkContext } from '../ordering/strategy.ts';
 import type { HotRule } from '../relevance/hot.ts';
 import { termCounts } from '../relevance/text.ts';
 import type { Db } from '../store/database.ts';
+import { UrlStore } from '../store/url-store.ts';
 import { type LabGraph, LabGraphBuilder } from './graph.ts';
 
 export interface LoadLabGraphOptions {
@@ -31,7 +33,7 @@ export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGrap
   const builder = new LabGraphBuilder();
   const urls = db.prepare('SELECT id, url FROM urls ORDER BY id').raw().iterate() as IterableIterator<[number, string]>;
   for (const [id, url] of urls) builder.node(id, url);
-  for (const id of db.prepare('SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL ORDER BY id').pluck().all() as number[]) builder.seed(id);
+  for (const id of new UrlStore(db).seedIds()) builder.seed(id);
 
   // Statements cannot run while another iterates: the page list (a few numbers a page) is read first.
   const pages = db
@@ -69,9 +71,7 @@ export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGrap
   for (const [srcSeq, dstId, anchor, before, after] of links) {
     while (next < pages.length && (pages[next] as PageRow).seq <= srcSeq) begin(pages[next++] as PageRow);
     if (!nodeOfSeq.has(srcSeq)) continue;
-    // The engine's link context: both sides joined by a space, or whichever is present.
-    const context = before !== '' && after !== '' ? `${before} ${after}` : before || after;
-    builder.addLink(dstId, '', anchor, context);
+    builder.addLink(dstId, '', anchor, linkContext(before, after));
   }
   while (next < pages.length) begin(pages[next++] as PageRow);
   return builder.build();

@@ -38,8 +38,7 @@ export function explainUrl(db: Db, settings: CrawlSettings, rawUrl: string): Url
   const id = findUrlId(db, rawUrl);
   const row = db.prepare('SELECT url, state, reason, depth FROM urls WHERE id = ?').get(id) as { url: string; state: UrlStateValue; reason: string | null; depth: number };
   const strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
-  const seedIds = db.prepare('SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL').pluck().all() as number[];
-  replayHistory(db, strategy, seedIds);
+  replayHistory(db, strategy);
   const why = strategy.explain(id);
   const parents = db
     .prepare(

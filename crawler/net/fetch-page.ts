@@ -53,10 +53,6 @@ const RETRYABLE_REASONS: ReadonlySet<string> = new Set<FetchFailureReason>([
   'dns',
 ]);
 
-export function isRetryableReason(reason: string): boolean {
-  return RETRYABLE_REASONS.has(reason);
-}
-
 export interface FetchOptions {
   /** From createDispatcher(); it carries the connect timeout, header size limit and SSRF guard. */
   dispatcher: Dispatcher;

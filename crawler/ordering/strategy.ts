@@ -25,6 +25,11 @@ export interface LinkEvent {
   context: string;
 }
 
+/** A link's context as strategies see it: the words before and after the anchor, joined by a space. */
+export function linkContext(before: string, after: string): string {
+  return before !== '' && after !== '' ? `${before} ${after}` : before || after;
+}
+
 /** What the caller learnt by fetching a page. */
 export interface PageVerdict {
   id: number;

@@ -32,6 +32,7 @@ export class UrlStore {
   readonly #insert;
   readonly #queuedById;
   readonly #frontier;
+  readonly #seedIds;
   readonly #setState;
   readonly #requeue;
   readonly #get;
@@ -47,6 +48,7 @@ export class UrlStore {
     this.#queuedById = db.prepare(
       `SELECT id, url, host_id AS hostId, depth, redirects, attempts FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
     );
+    this.#seedIds = db.prepare('SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL ORDER BY id').pluck();
     this.#frontier = db.prepare(`SELECT id, host_id AS hostId FROM urls WHERE state = ${UrlState.queued}`);
     this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#requeue = db.prepare(`UPDATE urls SET state = ${UrlState.queued}, attempts = attempts + 1, reason = ? WHERE id = ?`);
@@ -68,6 +70,11 @@ export class UrlStore {
   /** The URL with this id if it is still queued. */
   queued(id: number): QueuedUrl | undefined {
     return this.#queuedById.get(id) as QueuedUrl | undefined;
+  }
+
+  /** The seeds' ids in discovery order: seeds are the URLs stored at depth 0 with no parent. */
+  seedIds(): number[] {
+    return this.#seedIds.all() as number[];
   }
 
   /** Every queued URL, for loading the in-memory frontier at the start of a run. */
