@@ -1,5 +1,5 @@
 import type { FetchResult } from '../net/fetch-page.ts';
-import { topTerms, type ResponseAnalysis } from '../parse/analyse-response.ts';
+import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
 import { linkContext } from '../ordering/strategy.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
@@ -77,7 +77,7 @@ export class PageRecorder {
         ? { relevance: null, hot: false }
         : this.#judge.judge({ urlId: task.id, title: page.title, text: page.text, titleTerms: analysis.titleTerms, bodyTerms: analysis.bodyTerms });
     const judgeMs = performance.now() - judgeStarted;
-    const terms = page === null ? [] : topTerms(analysis);
+    const terms = analysis.terms;
     return this.#db.transaction((): RecordedPage => {
       const outlinks = new Set<number>();
       const redirect = this.#redirectTarget(task, result, outlinks);

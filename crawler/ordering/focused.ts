@@ -10,7 +10,7 @@ import {
   PARENT_HOT_BUCKETS, PARENT_WORDS, parentHotBucket, SIBLING_HOT, SIGNAL_NAMES, URL_SIMILARITY, URL_TOKENS, URL_WEIGHT,
 } from './focused-signals.ts';
 import { TermIds } from './focused-term-ids.ts';
-import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict, PriorityExplanation, SignalExplanation } from './strategy.ts';
+import { MAX_PAGE_TERMS, type LinkEvent, type OrderingContext, type OrderingStrategy, type PageVerdict, type PriorityExplanation, type SignalExplanation } from './strategy.ts';
 
 /*
  * The focused strategy: Cho et al.'s query signals at cold start, Aggarwal et al.'s interest
@@ -57,7 +57,6 @@ const CHANGED = 4;
 
 const MAX_PARENTS = 4;
 const MAX_CHILDREN = 512;
-const MAX_PAGE_TERMS = 200;
 const MAX_URL_TOKENS = 32;
 const MAX_TERMS = 300_000;
 const TEXT_CACHE_LIMIT = 50_000;

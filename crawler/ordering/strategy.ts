@@ -30,13 +30,16 @@ export function linkContext(before: string, after: string): string {
   return before !== '' && after !== '' ? `${before} ${after}` : before || after;
 }
 
+/** How many of a page's distinct terms a verdict carries: enough to learn from, bounded in memory. */
+export const MAX_PAGE_TERMS = 200;
+
 /** What the caller learnt by fetching a page. */
 export interface PageVerdict {
   id: number;
   /** IS'(P,Q) in [0, 1], possibly blended with the label classifier. */
   relevance: number;
   hot: boolean;
-  /** Distinct content terms of the page (stemmed, stop words removed, at most a few hundred). */
+  /** Distinct content terms of the page (stemmed, stop words removed, at most MAX_PAGE_TERMS). */
   terms: readonly string[];
   /** Ids of the URLs the page links to (as given in linked()). */
   outlinks: readonly number[];

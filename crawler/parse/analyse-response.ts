@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
+import { MAX_PAGE_TERMS } from '../ordering/strategy.ts';
 import { termCounts } from '../relevance/text.ts';
 
 /** What the parser needs from one HTTP response. Plain data, so it can cross to a worker thread. */
@@ -28,13 +29,12 @@ export interface ResponseAnalysis {
   /** Content terms (stems) with their counts, for relevance; empty unless the page was parsed. */
   titleTerms: Map<string, number>;
   bodyTerms: Map<string, number>;
+  /** The page's distinct terms kept for learning (see topTerms); empty unless parsed. */
+  terms: string[];
 }
 
-/** How many of a page's distinct terms are kept for learning (the most frequent). */
-export const MAX_PAGE_TERMS = 200;
-
 /** The page's distinct terms for learning: title terms first, then body terms, each by frequency. */
-export function topTerms(analysis: Pick<ResponseAnalysis, 'titleTerms' | 'bodyTerms'>, limit = MAX_PAGE_TERMS): string[] {
+function topTerms(analysis: Pick<ResponseAnalysis, 'titleTerms' | 'bodyTerms'>, limit = MAX_PAGE_TERMS): string[] {
   const byCount = (m: Map<string, number>): string[] => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([t]) => t);
   const terms = new Set(byCount(analysis.titleTerms));
   for (const term of byCount(analysis.bodyTerms)) {
@@ -60,6 +60,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     storedBody,
     titleTerms: new Map(),
     bodyTerms: new Map(),
+    terms: [],
   };
   if (input.status < 200 || input.status >= 300) return base;
   const type = parseContentType(input.contentType);
@@ -68,6 +69,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
   if (sniffLooksBinary(input.body)) return { ...base, note: `content-type-mismatch:${type.mime}` };
   const decoded = decodeHtml(input.body, type.charset);
   const page = extractHtml(decoded.text, input.url, { maxLinks: input.maxLinks, agentToken: input.agentToken });
+  const terms = { titleTerms: termCounts(page.title), bodyTerms: termCounts(page.text) };
   return {
     ...base,
     note: page.linksDropped > 0 ? `links-dropped:${page.linksDropped}` : null,
@@ -75,7 +77,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     page,
     noindex: headerRobots.noindex || page.robots.noindex,
     nofollow: headerRobots.nofollow || page.robots.nofollow,
-    titleTerms: termCounts(page.title),
-    bodyTerms: termCounts(page.text),
+    ...terms,
+    terms: topTerms(terms),
   };
 }
