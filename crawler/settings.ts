@@ -1,6 +1,7 @@
 import { UsageError } from './errors.ts';
 import { termCounts } from './relevance/text.ts';
 import { productToken } from './robots/index.ts';
+import { canonicalize } from './url/canonical.ts';
 
 export type ScopeMode = 'hosts' | 'domains' | 'any';
 
@@ -132,4 +133,15 @@ export function validateSettings(s: CrawlSettings): CrawlSettings {
     throw new UsageError(`the query "${s.query}" has no content words (only stop words, numbers or single letters)`, { setting: 'query' });
   }
   return s;
+}
+
+/** Seed URLs in canonical form; a URL that cannot be crawled is a UsageError naming it. */
+export function canonicalSeeds(seeds: readonly string[]): string[] {
+  return seeds.map((seed) => {
+    try {
+      return canonicalize(seed);
+    } catch (err) {
+      throw new UsageError(`invalid seed URL "${seed}": ${err instanceof Error ? err.message : String(err)}`, { seed });
+    }
+  });
 }

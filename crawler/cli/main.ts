@@ -4,6 +4,7 @@ import { crawlCommand, resumeCommand } from './commands/crawl.ts';
 import { explainCommand, labelCommand } from './commands/judge.ts';
 import { labCommand } from './commands/lab.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
+import { serveCommand } from './commands/serve.ts';
 
 type Command = (argv: string[]) => number | Promise<number>;
 
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   label: labelCommand,
   explain: explainCommand,
   lab: labCommand,
+  serve: serveCommand,
   robots: robotsCommand,
   canon: canonCommand,
 };
@@ -34,6 +36,7 @@ const USAGE = `usage: forager <command> [options]
   explain --db FILE [--json] URL
   lab     --db FILE [--strategies bfs,random,backlink,pagerank,fpr,cho,focused] [--hot SPEC|G]
           [--budgets 0.05,0.1,0.2,0.4] [--json]
+  serve   [--dir DIR | --db FILE] [--port N]   the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections)
   robots  --robots-file FILE --agent NAME [--explain] URL
   canon   [--base URL] URL
 `;

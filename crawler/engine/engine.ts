@@ -2,10 +2,11 @@ import { EventEmitter } from 'node:events';
 import { FetchError } from '../errors.ts';
 import { HostScheduler } from '../frontier/host-scheduler.ts';
 import { QueuedHosts } from '../frontier/queued-hosts.ts';
+import { TopEntries } from '../frontier/top-entries.ts';
 import { UrlHeap } from '../frontier/url-heap.ts';
 import { politeWaitMs, retryBackoffMs } from '../frontier/politeness.ts';
 import { createStrategy } from '../ordering/registry.ts';
-import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
+import type { LinkEvent, OrderingStrategy, PriorityExplanation } from '../ordering/strategy.ts';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings } from '../settings.ts';
@@ -27,6 +28,15 @@ import type { CrawlStats } from './stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
+
+export interface HostActivity {
+  origin: string;
+  queued: number;
+  pagesFetched: number;
+  /** Epoch ms before which the host may not be asked again, or null when it may be now. */
+  nextAllowedAt: number | null;
+  inFlight: boolean;
+}
 
 export interface EngineOptions {
   /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
@@ -193,6 +203,33 @@ export class CrawlEngine extends EventEmitter {
       elapsedMs,
       orderingMs: Math.round(this.#orderingMs),
     };
+  }
+
+  /** The `limit` queued URLs the strategy ranks highest, best first (a scan of the frontier: for the UI, not the crawl loop). */
+  frontierTop(limit: number): { urlId: number; priority: number }[] {
+    const top = new TopEntries(limit);
+    this.#queuedHosts.forEachQueued((urlId) => top.offer(urlId, this.#strategy.priority(urlId)));
+    return top.best();
+  }
+
+  /** Why the strategy gives a URL its priority. */
+  explain(urlId: number): PriorityExplanation {
+    return this.#strategy.explain(urlId);
+  }
+
+  /** Hosts with queued URLs or a request in flight, busiest first. */
+  hostActivity(limit: number): HostActivity[] {
+    const queued = new Map<number, number>();
+    this.#queuedHosts.forEachQueued((_, hostId) => queued.set(hostId, (queued.get(hostId) ?? 0) + 1));
+    const now = Date.now();
+    const hosts: HostActivity[] = [];
+    for (const host of this.#hosts.values()) {
+      const waiting = queued.get(host.id) ?? 0;
+      if (waiting === 0 && !host.inflight) continue;
+      hosts.push({ origin: host.origin, queued: waiting, pagesFetched: host.pagesFetched, nextAllowedAt: host.nextAllowedAt > now ? host.nextAllowedAt : null, inFlight: host.inflight });
+    }
+    hosts.sort((a, b) => b.queued - a.queued || a.origin.localeCompare(b.origin));
+    return hosts.slice(0, limit);
   }
 
   #host(hostId: number, origin: string): HostState {

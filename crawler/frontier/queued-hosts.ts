@@ -23,4 +23,13 @@ export class QueuedHosts {
   delete(urlId: number): void {
     if (urlId < this.#hostOf.length) this.#hostOf[urlId] = 0;
   }
+
+  /** Calls `visit` for every queued URL, in id order. */
+  forEachQueued(visit: (urlId: number, hostId: number) => void): void {
+    const hostOf = this.#hostOf;
+    for (let id = 0; id < hostOf.length; id++) {
+      const hostId = hostOf[id] as number;
+      if (hostId !== 0) visit(id, hostId);
+    }
+  }
 }

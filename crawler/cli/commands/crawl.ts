@@ -3,10 +3,9 @@ import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
 import type { CrawlStats } from '../../engine/stats.ts';
 import { UsageError } from '../../errors.ts';
 import { requireStrategy } from '../../ordering/registry.ts';
-import { DEFAULT_SETTINGS, userAgentWithContact, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
+import { canonicalSeeds, DEFAULT_SETTINGS, userAgentWithContact, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
-import { canonicalize } from '../../url/canonical.ts';
 import { integerOption, numberOption, parseCommandArgs, requireOption } from '../args.ts';
 import { ProgressBar } from '../progress.ts';
 
@@ -35,16 +34,6 @@ const CRAWL_OPTIONS = {
 } as const;
 
 type CrawlFlags = ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values'];
-
-function canonicalSeeds(seeds: readonly string[]): string[] {
-  return seeds.map((seed) => {
-    try {
-      return canonicalize(seed);
-    } catch (err) {
-      throw new UsageError(`invalid seed URL "${seed}": ${err instanceof Error ? err.message : String(err)}`, { seed });
-    }
-  });
-}
 
 /** Settings named on the command line, laid over the stored or default ones. */
 function applyFlags(base: CrawlSettings, f: CrawlFlags): CrawlSettings {

@@ -1,0 +1,22 @@
+import type { PageFacts } from './page-records.ts';
+import type { ExportPage } from './selection.ts';
+
+/** One JSON object per line and page, for notebooks and pipelines. */
+export function jsonlLine(page: ExportPage, facts: PageFacts, query: string): string {
+  const record = {
+    url: facts.requestedUrl(page),
+    finalUrl: page.url,
+    title: page.title,
+    text: page.text,
+    relevance: page.relevance,
+    hot: page.hot,
+    labels: page.label === null ? [] : [page.label],
+    query,
+    fetchedAt: new Date(page.fetchedAt).toISOString(),
+    depth: page.depth,
+    status: page.status,
+    contentType: page.contentType,
+    outlinks: facts.outlinks(page.seq),
+  };
+  return `${JSON.stringify(record)}\n`;
+}

@@ -1,0 +1,35 @@
+import type { Db } from '../store/database.ts';
+import type { ExportPage } from './selection.ts';
+
+export interface Outlink {
+  url: string;
+  anchor: string;
+}
+
+/** Per-page facts that live in other tables: outlinks with anchors, and where a redirect chain began. */
+export class PageFacts {
+  readonly #outlinks;
+  readonly #redirectedFrom;
+
+  constructor(db: Db) {
+    this.#outlinks = db.prepare('SELECT u.url, l.anchor FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?');
+    this.#redirectedFrom = db.prepare('SELECT r.url_id AS urlId, u.url FROM pages r JOIN urls u ON u.id = r.url_id WHERE r.redirect_to = ? LIMIT 1');
+  }
+
+  outlinks(seq: number): Outlink[] {
+    return this.#outlinks.all(seq) as Outlink[];
+  }
+
+  /** The URL first asked for: followed back through stored redirects (at most 5 hops). */
+  requestedUrl(page: ExportPage): string {
+    let urlId = page.urlId;
+    let url = page.url;
+    for (let hop = 0; hop < 5; hop++) {
+      const from = this.#redirectedFrom.get(urlId) as { urlId: number; url: string } | undefined;
+      if (from === undefined) break;
+      urlId = from.urlId;
+      url = from.url;
+    }
+    return url;
+  }
+}

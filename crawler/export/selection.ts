@@ -1,0 +1,89 @@
+import type { Db } from '../store/database.ts';
+import { toFtsQuery } from '../library/search.ts';
+
+/** Which pages an export takes. Every condition given must hold. */
+export interface ExportFilter {
+  hotOnly?: boolean;
+  minRelevance?: number;
+  /** Only pages the user labelled relevant. */
+  labelledRelevant?: boolean;
+  /** A full-text query over titles and text. */
+  text?: string;
+  /** A host name ("docs.python.org"), matched on any scheme and port. */
+  host?: string;
+}
+
+export interface ExportPage {
+  seq: number;
+  urlId: number;
+  url: string;
+  title: string | null;
+  text: string | null;
+  relevance: number | null;
+  hot: boolean;
+  label: 'relevant' | 'irrelevant' | null;
+  depth: number;
+  status: number;
+  contentType: string | null;
+  fetchedAt: number;
+}
+
+interface SelectionSql {
+  where: string;
+  params: unknown[];
+}
+
+/** Exports take the successful responses (2xx): errors and redirects are crawl records, not pages. */
+function selectionSql(filter: ExportFilter): SelectionSql {
+  const where = ['p.status BETWEEN 200 AND 299'];
+  const params: unknown[] = [];
+  if (filter.hotOnly === true) where.push('p.hot = 1');
+  if (filter.minRelevance !== undefined) {
+    where.push('p.relevance >= ?');
+    params.push(filter.minRelevance);
+  }
+  if (filter.labelledRelevant === true) where.push('l.relevant = 1');
+  const text = filter.text === undefined ? '' : toFtsQuery(filter.text);
+  if (text !== '') {
+    where.push('p.seq IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ?)');
+    params.push(text);
+  }
+  const host = filter.host?.trim().toLowerCase() ?? '';
+  if (host !== '') {
+    where.push(`(h.origin LIKE '%://' || ? OR h.origin LIKE '%://' || ? || ':%')`);
+    params.push(host, host);
+  }
+  return { where: where.join(' AND '), params };
+}
+
+const FROM = 'FROM pages p JOIN urls u ON u.id = p.url_id JOIN hosts h ON h.id = u.host_id LEFT JOIN labels l ON l.url_id = p.url_id';
+
+export function countSelected(db: Db, filter: ExportFilter): number {
+  const sql = selectionSql(filter);
+  return db.prepare(`SELECT count(*) ${FROM} WHERE ${sql.where}`).pluck().get(...sql.params) as number;
+}
+
+const BATCH = 256;
+
+/**
+ * The selected pages in fetch order, read in batches of BATCH (keyset on seq) so that a
+ * large collection is never held in memory and the caller may run its own queries (a
+ * page's links) between rows, which an open SQLite iterator would forbid.
+ */
+export function* selectedPages(db: Db, filter: ExportFilter): Generator<ExportPage> {
+  const sql = selectionSql(filter);
+  const batch = db.prepare(
+    `SELECT p.seq, p.url_id AS urlId, u.url, p.title, p.text, p.relevance, p.hot, l.relevant AS label, u.depth, p.status,
+            p.content_type AS contentType, p.fetched_at AS fetchedAt
+     ${FROM} WHERE ${sql.where} AND p.seq > ? ORDER BY p.seq LIMIT ${BATCH}`,
+  );
+  let after = 0;
+  for (;;) {
+    const rows = batch.all(...sql.params, after) as (Omit<ExportPage, 'hot' | 'label'> & { hot: number; label: number | null })[];
+    for (const row of rows) {
+      yield { ...row, hot: row.hot === 1, label: row.label === null ? null : row.label === 1 ? 'relevant' : 'irrelevant' };
+    }
+    if (rows.length < BATCH) return;
+    after = (rows[rows.length - 1] as { seq: number }).seq;
+  }
+}

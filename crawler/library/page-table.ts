@@ -1,0 +1,140 @@
+import { UsageError } from '../errors.ts';
+import type { Db } from '../store/database.ts';
+import { labelPage } from './labels.ts';
+import { searchPages } from './search.ts';
+
+/*
+ * The library's queries for the UI: one page of the page list (sorted, filtered), search
+ * results with their verdicts, one page's details, and labelling by fetch number.
+ */
+
+export type PageSort = 'relevance' | 'time' | 'url';
+export type PageLabel = 'relevant' | 'irrelevant' | null;
+
+export interface PageTableRow {
+  seq: number;
+  url: string;
+  title: string | null;
+  status: number;
+  relevance: number | null;
+  hot: boolean;
+  label: PageLabel;
+  depth: number;
+  fetchedAt: string;
+  contentType: string | null;
+}
+
+export interface PageTableQuery {
+  sort?: PageSort;
+  hotOnly?: boolean;
+  filter?: string;
+  offset?: number;
+  limit?: number;
+}
+
+const COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType`;
+const FROM = `FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN labels l ON l.url_id = p.url_id`;
+const ORDER: Record<PageSort, string> = {
+  relevance: 'p.relevance IS NULL, p.relevance DESC, p.seq',
+  time: 'p.seq DESC',
+  url: 'u.url, p.seq',
+};
+
+interface RawRow {
+  seq: number;
+  url: string;
+  title: string | null;
+  status: number;
+  relevance: number | null;
+  hot: number;
+  label: number | null;
+  depth: number;
+  fetchedAt: number;
+  contentType: string | null;
+}
+
+function toRow(r: RawRow): PageTableRow {
+  return {
+    seq: r.seq,
+    url: r.url,
+    title: r.title,
+    status: r.status,
+    relevance: r.relevance,
+    hot: r.hot === 1,
+    label: r.label === null ? null : r.label === 1 ? 'relevant' : 'irrelevant',
+    depth: r.depth,
+    fetchedAt: new Date(r.fetchedAt).toISOString(),
+    contentType: r.contentType,
+  };
+}
+
+/** LIKE with the user's text taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function pageTable(db: Db, query: PageTableQuery): { total: number; offset: number; pages: PageTableRow[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.hotOnly === true) where.push('p.hot = 1');
+  const filter = query.filter?.trim() ?? '';
+  if (filter !== '') {
+    where.push(`(u.url LIKE ? ESCAPE '\\' OR p.title LIKE ? ESCAPE '\\')`);
+    params.push(likePattern(filter), likePattern(filter));
+  }
+  const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+  const total = db.prepare(`SELECT count(*) ${FROM} ${clause}`).pluck().get(...params) as number;
+  const offset = query.offset ?? 0;
+  const rows = db
+    .prepare(`SELECT ${COLUMNS} ${FROM} ${clause} ORDER BY ${ORDER[query.sort ?? 'relevance']} LIMIT ? OFFSET ?`)
+    .all(...params, query.limit ?? 50, offset) as RawRow[];
+  return { total, offset, pages: rows.map(toRow) };
+}
+
+export function pageRow(db: Db, seq: number): PageTableRow {
+  const row = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE p.seq = ?`).get(seq) as RawRow | undefined;
+  if (row === undefined) throw new UsageError(`there is no page number ${seq} in this collection`, { seq });
+  return toRow(row);
+}
+
+export interface PageLinks {
+  outlinks: number;
+  /** Outlinks whose target was fetched too, so the viewer can follow them offline. */
+  inCollection: number;
+  note: string | null;
+  hasBody: boolean;
+}
+
+export function pageLinks(db: Db, seq: number): PageLinks {
+  const counts = db
+    .prepare(`SELECT count(*) AS outlinks, count(t.seq) AS inCollection FROM links l LEFT JOIN pages t ON t.url_id = l.dst_id WHERE l.src_seq = ?`)
+    .get(seq) as { outlinks: number; inCollection: number };
+  const page = db.prepare('SELECT note, body IS NOT NULL AS hasBody FROM pages WHERE seq = ?').get(seq) as { note: string | null; hasBody: number } | undefined;
+  return { ...counts, note: page?.note ?? null, hasBody: page?.hasBody === 1 };
+}
+
+export interface SearchRow {
+  seq: number;
+  url: string;
+  title: string | null;
+  snippet: string;
+  relevance: number | null;
+  hot: boolean;
+}
+
+/** Full-text search, best first, with each hit's verdict; matched words are wrapped in `marks`. */
+export function searchTable(db: Db, text: string, limit: number, marks: [string, string]): SearchRow[] {
+  const hits = searchPages(db, text, { limit, highlight: marks });
+  if (hits.length === 0) return [];
+  const verdict = db.prepare('SELECT relevance, hot FROM pages WHERE seq = ?');
+  return hits.map((hit) => {
+    const v = verdict.get(hit.seq) as { relevance: number | null; hot: number };
+    return { seq: hit.seq, url: hit.url, title: hit.title, snippet: hit.snippet, relevance: v.relevance, hot: v.hot === 1 };
+  });
+}
+
+export function labelBySeq(db: Db, seq: number, relevant: boolean): PageTableRow {
+  const row = pageRow(db, seq);
+  labelPage(db, row.url, relevant);
+  return pageRow(db, seq);
+}

@@ -1,0 +1,171 @@
+import { CrawlEngine, type FailureEvent, type PageEvent, type RunOutcome } from '../engine/engine.ts';
+import { collectionStats, harvestSeries } from '../engine/stats.ts';
+import type { CrawlSettings } from '../settings.ts';
+import type { Db } from '../store/database.ts';
+import type { CrawlFigures, CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from './api.ts';
+
+const MAX_PROBLEMS = 50;
+const MAX_SERIES_POINTS = 200;
+const MAX_HOSTS = 20;
+
+/**
+ * Keeps a harvest series of bounded length while pages stream in: one point every `step`
+ * pages; when the series is full, every other point goes and the step doubles.
+ */
+export class HarvestSeries {
+  #points: HarvestPoint[];
+  #step: number;
+  #fetched: number;
+  #hot: number;
+
+  constructor(initial: HarvestPoint[]) {
+    this.#points = [...initial];
+    const last = initial[initial.length - 1];
+    this.#fetched = last?.fetched ?? 0;
+    this.#hot = last?.hot ?? 0;
+    this.#step = Math.max(1, Math.ceil(this.#fetched / (MAX_SERIES_POINTS / 2)));
+  }
+
+  add(hot: boolean): void {
+    this.#fetched++;
+    if (hot) this.#hot++;
+    if (this.#fetched % this.#step !== 0) return;
+    this.#points.push({ fetched: this.#fetched, hot: this.#hot, harvestRate: this.#hot / this.#fetched });
+    if (this.#points.length >= MAX_SERIES_POINTS) {
+      this.#points = this.#points.filter((_, i) => i % 2 === 1);
+      this.#step *= 2;
+    }
+  }
+
+  /** The points, ending with the current count even between steps. */
+  points(): HarvestPoint[] {
+    const last = this.#points[this.#points.length - 1];
+    if (this.#fetched === 0 || last?.fetched === this.#fetched) return [...this.#points];
+    return [...this.#points, { fetched: this.#fetched, hot: this.#hot, harvestRate: this.#hot / this.#fetched }];
+  }
+}
+
+/**
+ * One collection's crawl inside the service: the engine while it runs, and what the
+ * dashboard shows (figures, series, hosts, recent problems) whether it runs or not.
+ */
+export class CrawlSession {
+  readonly collection: string;
+  readonly #db: Db;
+  #engine: CrawlEngine | undefined;
+  #state: CrawlState = 'idle';
+  #lastOutcome: string | null = null;
+  #series: HarvestSeries;
+  readonly #problems: CrawlProblem[] = [];
+  #settings: CrawlSettings | undefined;
+
+  constructor(collection: string, db: Db) {
+    this.collection = collection;
+    this.#db = db;
+    this.#series = new HarvestSeries(harvestSeries(db, MAX_SERIES_POINTS / 2));
+  }
+
+  get state(): CrawlState {
+    return this.#state;
+  }
+
+  /** Starts the engine; `finished` is called once the run ends, however it ends. */
+  start(settings: CrawlSettings, finished: () => void): void {
+    if (this.#engine !== undefined) return;
+    this.#settings = settings;
+    this.#series = new HarvestSeries(harvestSeries(this.#db, MAX_SERIES_POINTS / 2));
+    const engine = new CrawlEngine(this.#db, settings);
+    engine.on('page', (page: PageEvent) => this.#series.add(page.hot));
+    engine.on('failure', (failure: FailureEvent) => {
+      if (!failure.willRetry) this.#problem('failure', failure.url, failure.reason);
+    });
+    engine.on('blocked', (event: { url: string; reason: string }) => this.#problem('robots', event.url, event.reason));
+    engine.on('state', (state: 'running' | 'paused') => {
+      if (this.#state !== 'stopping') this.#state = state;
+    });
+    this.#engine = engine;
+    this.#state = 'running';
+    this.#lastOutcome = null;
+    engine.run().then(
+      (outcome: RunOutcome) => this.#ended(outcome, finished),
+      (err: unknown) => this.#ended(`the crawl stopped on an error: ${err instanceof Error ? err.message : String(err)}`, finished),
+    );
+  }
+
+  pause(): void {
+    this.#engine?.pause();
+  }
+
+  resume(): void {
+    this.#engine?.resume();
+  }
+
+  stop(): void {
+    if (this.#engine === undefined) return;
+    this.#state = 'stopping';
+    this.#engine.stop();
+  }
+
+  /** Cancels requests in flight too, for shutting the service down. */
+  abort(): void {
+    if (this.#engine === undefined) return;
+    this.#state = 'stopping';
+    this.#engine.abort();
+  }
+
+  status(maxPages: number): CrawlStatus {
+    const engine = this.#engine;
+    const stats = engine?.stats() ?? collectionStats(this.#db);
+    const figures: CrawlFigures = {
+      fetched: stats.fetched,
+      hot: stats.hot,
+      harvestRate: stats.harvestRate,
+      queued: stats.queued,
+      inflight: stats.inflight,
+      failed: stats.failed,
+      robotsBlocked: stats.robotsBlocked,
+      skipped: stats.skipped,
+      pagesPerSecond: stats.pagesPerSecond,
+      bytesFetched: stats.bytesFetched,
+      elapsedMs: stats.elapsedMs,
+    };
+    const hosts: HostActivity[] = (engine?.hostActivity(MAX_HOSTS) ?? []).map((h) => ({ ...h, nextAllowedAt: h.nextAllowedAt === null ? null : new Date(h.nextAllowedAt).toISOString() }));
+    return {
+      collection: this.collection,
+      state: this.#state,
+      lastOutcome: this.#lastOutcome,
+      maxPages: this.#settings?.maxPages ?? maxPages,
+      figures,
+      series: this.#series.points(),
+      hosts,
+      problems: [...this.#problems].reverse(),
+    };
+  }
+
+  /** The best queued URLs with the strategy's explanation; empty when no crawl runs (the frontier lives in the engine). */
+  frontier(limit: number): FrontierItem[] {
+    const engine = this.#engine;
+    if (engine === undefined) return [];
+    const top = engine.frontierTop(limit);
+    if (top.length === 0) return [];
+    const rows = this.#db.prepare(`SELECT id, url, depth FROM urls WHERE id IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.urlId)) as { id: number; url: string; depth: number }[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return top.flatMap((t) => {
+      const row = byId.get(t.urlId);
+      if (row === undefined) return [];
+      return [{ url: row.url, depth: row.depth, priority: t.priority, signals: engine.explain(t.urlId).signals }];
+    });
+  }
+
+  #problem(kind: CrawlProblem['kind'], url: string, reason: string): void {
+    this.#problems.push({ at: new Date().toISOString(), url, kind, reason });
+    if (this.#problems.length > MAX_PROBLEMS) this.#problems.shift();
+  }
+
+  #ended(outcome: string, finished: () => void): void {
+    this.#engine = undefined;
+    this.#state = 'idle';
+    this.#lastOutcome = outcome;
+    finished();
+  }
+}

@@ -1,0 +1,321 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CollectionError, ForagerError, UsageError } from '../errors.ts';
+import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-export.ts';
+import { runLab as replayLab } from '../lab/run-lab.ts';
+import { labelBySeq, pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
+import { requireStrategy, strategyNames } from '../ordering/registry.ts';
+import { parseHotPredicate } from '../relevance/hot.ts';
+import { canonicalSeeds, DEFAULT_SETTINGS, FORAGER_VERSION, validateSettings, type CrawlSettings } from '../settings.ts';
+import { openCollection, type Db } from '../store/database.ts';
+import { loadSettings, saveSettings } from '../store/settings-store.ts';
+import type {
+  CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
+  LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, SearchInput, SearchResult, ServiceEvent, ServiceInfo,
+} from './api.ts';
+import { MARK_END, MARK_START } from './api.ts';
+import { CollectionFiles } from './collection-files.ts';
+import { CrawlSession } from './crawl-session.ts';
+import { viewPath } from './wire.ts';
+
+export interface ServiceOptions {
+  /** A directory of collections (created when missing)… */
+  dir?: string;
+  /** …or one collection file. */
+  db?: string;
+  /** How often running crawls push their status. Default 400 ms (the dashboard wants ≥ 2 updates/s). */
+  statusIntervalMs?: number;
+}
+
+/**
+ * The service behind the UI: collections in a directory, a crawl engine per collection
+ * while it crawls, the library's queries, exports and the lab. Methods throw ForagerErrors;
+ * transports turn them into ApiErrorBody replies. Emits 'event' (ServiceEvent).
+ */
+export class ForagerService extends EventEmitter implements ForagerApi {
+  readonly #files: CollectionFiles;
+  readonly #dbs = new Map<string, Db>();
+  readonly #sessions = new Map<string, CrawlSession>();
+  readonly #exports = new Map<string, { path: string; fileName: string }>();
+  readonly #exportDir: string;
+  readonly #timer: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(options: ServiceOptions) {
+    super();
+    if ((options.dir === undefined) === (options.db === undefined)) throw new UsageError('give either a directory of collections or one collection file', {});
+    this.#files = options.db !== undefined ? CollectionFiles.singleFile(options.db) : CollectionFiles.directory(options.dir as string);
+    if (options.db !== undefined) this.database(this.#files.ids()[0] as string);
+    this.#exportDir = mkdtempSync(join(tmpdir(), 'forager-exports-'));
+    this.#timer = setInterval(() => this.#pushStatuses(), options.statusIntervalMs ?? 400);
+    this.#timer.unref();
+  }
+
+  /** The read-write connection of a collection, opened on first use and kept. */
+  database(collection: string): Db {
+    let db = this.#dbs.get(collection);
+    if (db === undefined) {
+      db = openCollection(this.#files.pathOf(collection), { create: false });
+      this.#dbs.set(collection, db);
+    }
+    return db;
+  }
+
+  /** The file of a finished export, for the transport to deliver. */
+  exportFile(exportId: string): { path: string; fileName: string } | undefined {
+    return this.#exports.get(exportId);
+  }
+
+  async info(): Promise<ServiceInfo> {
+    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage };
+  }
+
+  async listCollections(): Promise<CollectionInfo[]> {
+    return this.#files.ids().map((id) => this.#describe(id));
+  }
+
+  async createCollection(input: NewCollectionInput): Promise<CollectionInfo> {
+    const settings = newSettings(input);
+    const { id, path } = this.#files.newPath(input.name, input.query);
+    const db = openCollection(path, { create: true });
+    try {
+      saveSettings(db, settings);
+    } catch (err) {
+      db.close();
+      for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+      throw err;
+    }
+    this.#dbs.set(id, db);
+    if (input.start !== false) this.#start(id, settings);
+    this.#pushCollections();
+    return this.#describe(id);
+  }
+
+  async deleteCollection(input: CollectionRef): Promise<void> {
+    const session = this.#sessions.get(input.collection);
+    if (session !== undefined && session.state !== 'idle') throw new UsageError('this collection is crawling; stop the crawl before deleting it', { collection: input.collection });
+    this.#files.pathOf(input.collection);
+    this.#dbs.get(input.collection)?.close();
+    this.#dbs.delete(input.collection);
+    this.#sessions.delete(input.collection);
+    this.#files.remove(input.collection);
+    this.#pushCollections();
+  }
+
+  async startCrawl(input: CollectionRef & { maxPages?: number }): Promise<CrawlStatus> {
+    const db = this.database(input.collection);
+    const stored = loadSettings(db);
+    if (stored === undefined) throw new UsageError('this collection holds no crawl settings; create it from the New crawl screen', { collection: input.collection });
+    const settings = validateSettings({ ...stored, maxPages: input.maxPages ?? stored.maxPages });
+    if (settings.maxPages !== stored.maxPages) saveSettings(db, settings);
+    this.#start(input.collection, settings);
+    return this.#status(input.collection);
+  }
+
+  async pauseCrawl(input: CollectionRef): Promise<CrawlStatus> {
+    this.#runningSession(input.collection).pause();
+    return this.#status(input.collection);
+  }
+
+  async resumeCrawl(input: CollectionRef): Promise<CrawlStatus> {
+    this.#runningSession(input.collection).resume();
+    return this.#status(input.collection);
+  }
+
+  async stopCrawl(input: CollectionRef): Promise<CrawlStatus> {
+    this.#runningSession(input.collection).stop();
+    return this.#status(input.collection);
+  }
+
+  async crawlStatus(input: CollectionRef): Promise<CrawlStatus> {
+    return this.#status(input.collection);
+  }
+
+  async frontier(input: FrontierInput): Promise<FrontierItem[]> {
+    this.database(input.collection);
+    return this.#sessions.get(input.collection)?.frontier(input.limit ?? 20) ?? [];
+  }
+
+  async listPages(input: PageListInput): Promise<PageList> {
+    return pageTable(this.database(input.collection), input);
+  }
+
+  async searchPages(input: SearchInput): Promise<SearchResult[]> {
+    return searchTable(this.database(input.collection), input.text, input.limit ?? 50, [MARK_START, MARK_END]);
+  }
+
+  async getPage(input: PageRef): Promise<PageDetail> {
+    const db = this.database(input.collection);
+    const row = pageRow(db, input.seq);
+    const links = pageLinks(db, input.seq);
+    const html = links.hasBody && /html/i.test(row.contentType ?? '');
+    return { ...row, viewPath: html ? viewPath(input.collection, input.seq) : null, outlinks: links.outlinks, inCollectionOutlinks: links.inCollection, note: links.note };
+  }
+
+  async labelPage(input: LabelInput): Promise<PageRow> {
+    return labelBySeq(this.database(input.collection), input.seq, input.label === 'relevant');
+  }
+
+  async exportCollection(input: ExportInput): Promise<ExportResult> {
+    const path = this.#files.pathOf(input.collection);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const fileName = `${input.collection}-${stamp}.${input.format}`;
+    const exportId = randomBytes(12).toString('hex');
+    // A connection of its own: one consistent snapshot, and the crawl's connection is never blocked by a long read.
+    const db = openCollection(path, { create: false, readonly: true });
+    try {
+      const summary = await writeExport(db, input.format, input.filter ?? {}, join(this.#exportDir, `${exportId}.${input.format}`));
+      this.#exports.set(exportId, { path: summary.path, fileName });
+      return { exportId, fileName, format: input.format, pages: summary.pages, bytes: summary.bytes };
+    } finally {
+      db.close();
+    }
+  }
+
+  async runLab(input: LabInput): Promise<LabReport> {
+    const db = openCollection(this.#files.pathOf(input.collection), { create: false, readonly: true });
+    try {
+      return replayLab(db, { strategies: input.strategies, budgets: input.budgets, ...(input.hot === undefined || input.hot.trim() === '' ? {} : { hot: input.hot }) });
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Stops every crawl (requests in flight are cancelled and stay queued), then closes the collections. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    const running = [...this.#sessions.values()].filter((s) => s.state !== 'idle');
+    await Promise.all(running.map((s) => new Promise<void>((resolve) => {
+      this.once(`ended:${s.collection}`, resolve);
+      s.abort();
+    })));
+    for (const db of this.#dbs.values()) db.close();
+    this.#dbs.clear();
+    rmSync(this.#exportDir, { recursive: true, force: true });
+  }
+
+  #start(collection: string, settings: CrawlSettings): void {
+    if (this.#closed) throw new UsageError('the service is shutting down', {});
+    let session = this.#sessions.get(collection);
+    if (session === undefined) {
+      session = new CrawlSession(collection, this.database(collection));
+      this.#sessions.set(collection, session);
+    }
+    if (session.state !== 'idle') return;
+    session.start(settings, () => {
+      this.emit(`ended:${collection}`);
+      this.#emit({ type: 'status', status: this.#status(collection) });
+      this.#pushCollections();
+    });
+    this.#pushCollections();
+  }
+
+  #runningSession(collection: string): CrawlSession {
+    this.database(collection);
+    const session = this.#sessions.get(collection);
+    if (session === undefined || session.state === 'idle') throw new UsageError('no crawl of this collection is running', { collection });
+    return session;
+  }
+
+  #status(collection: string): CrawlStatus {
+    const db = this.database(collection);
+    let session = this.#sessions.get(collection);
+    if (session === undefined) {
+      session = new CrawlSession(collection, db);
+      this.#sessions.set(collection, session);
+    }
+    return session.status(loadSettings(db)?.maxPages ?? 0);
+  }
+
+  #describe(id: string): CollectionInfo {
+    let bytesOnDisk = 0;
+    try {
+      const path = this.#files.pathOf(id);
+      bytesOnDisk = statSync(path).size + sizeIfExists(`${path}-wal`);
+      const db = this.database(id);
+      const settings = loadSettings(db);
+      const counts = db.prepare('SELECT count(*) AS pages, coalesce(sum(hot), 0) AS hot, min(fetched_at) AS first, max(fetched_at) AS last FROM pages').get() as { pages: number; hot: number; first: number | null; last: number | null };
+      const created = db.prepare('SELECT min(started_at) FROM runs').pluck().get() as number | null;
+      return {
+        id,
+        query: settings?.query ?? null,
+        seeds: settings?.seeds ?? [],
+        pages: counts.pages,
+        hot: counts.hot,
+        bytesOnDisk,
+        createdAt: isoOrNull(created ?? counts.first),
+        lastCrawledAt: isoOrNull(counts.last),
+        crawl: this.#sessions.get(id)?.state ?? 'idle',
+        problem: null,
+      };
+    } catch (err) {
+      if (!(err instanceof CollectionError)) throw err;
+      return { id, query: null, seeds: [], pages: 0, hot: 0, bytesOnDisk, createdAt: null, lastCrawledAt: null, crawl: 'idle', problem: err.message };
+    }
+  }
+
+  #pushStatuses(): void {
+    for (const session of this.#sessions.values()) {
+      if (session.state === 'idle') continue;
+      this.#emit({ type: 'status', status: this.#status(session.collection) });
+    }
+  }
+
+  #pushCollections(): void {
+    if (this.listenerCount('event') === 0) return;
+    void this.listCollections().then((collections) => this.#emit({ type: 'collections', collections }));
+  }
+
+  #emit(event: ServiceEvent): void {
+    this.emit('event', event);
+  }
+}
+
+function sizeIfExists(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** Settings for a new collection from the New crawl form; every refusal names the field. */
+export function newSettings(input: NewCollectionInput): CrawlSettings {
+  const seeds = canonicalSeeds(input.seeds.map((s) => s.trim()).filter((s) => s !== ''));
+  const settings: CrawlSettings = {
+    ...DEFAULT_SETTINGS,
+    query: input.query.trim(),
+    seeds: [...new Set(seeds)],
+    maxPages: input.maxPages ?? DEFAULT_SETTINGS.maxPages,
+    delayMs: input.delayMs ?? DEFAULT_SETTINGS.delayMs,
+    scope: input.scope ?? DEFAULT_SETTINGS.scope,
+    strategy: input.strategy ?? DEFAULT_SETTINGS.strategy,
+    concurrency: input.concurrency ?? DEFAULT_SETTINGS.concurrency,
+    maxDepth: input.maxDepth ?? DEFAULT_SETTINGS.maxDepth,
+    hotPredicate: input.hotPredicate?.trim() ? input.hotPredicate.trim() : null,
+    hotThreshold: input.hotThreshold ?? null,
+    allowPrivate: input.allowPrivate ?? false,
+  };
+  requireStrategy(settings.strategy);
+  if (settings.hotPredicate !== null) parseHotPredicate(settings.hotPredicate);
+  return validateSettings(settings);
+}
+
+export function createForagerService(options: ServiceOptions): ForagerService {
+  return new ForagerService(options);
+}
+
+/** An error as a transport sends it: ForagerErrors keep their code and words; anything else is an internal error. */
+export function errorBody(err: unknown): { code: string; message: string } {
+  if (err instanceof ForagerError) return { code: err.code, message: err.message };
+  return { code: 'INTERNAL', message: `Something went wrong inside Forager: ${err instanceof Error ? err.message : String(err)}` };
+}

@@ -1,0 +1,321 @@
+/**
+ * Turns a stored (untrusted) HTML page into a readable, inert document: one streaming
+ * htmlparser2 pass, and the output written here from an allowlist (html-policy.ts), with
+ * every text and attribute value escaped. The result runs no script, loads nothing (no
+ * image, style sheet, font, frame or plugin; only data: raster images), submits no form,
+ * refreshes nowhere and opens no window; its links go where `linkFor` says.
+ *
+ * Decisions:
+ * - <noscript> is unwrapped: the viewer runs no script, so its content is what the page
+ *   shows such a reader (the crawler also reads its links). <template> is removed with
+ *   its content, which a browser never shows.
+ * - An <img> keeps its element only for a data: raster image; otherwise its alt text is
+ *   shown in <span class="forager-image">. <iframe>/<frame> become a link to the framed
+ *   page (<span|p class="forager-frame">), since the crawler follows frames as links.
+ * - Links resolve against the page's first <base href> (wherever it stands) when it is
+ *   http(s), else the page URL, as the crawler resolved them (extract-html.ts), so that
+ *   they find the stored pages. A link is therefore written once the whole page is read.
+ *   <base> itself is dropped, and every written href is absolute or a bare same-document
+ *   #fragment. Non-http(s) links (javascript:, data:, mailto:, ...) lose their href and
+ *   stay as text.
+ * - <style> and style="" are kept with every resource reference removed (sanitize-css.ts).
+ * - Comments, the doctype and processing instructions are dropped; the output starts
+ *   with <!DOCTYPE html> and <meta charset="utf-8">.
+ * - Inside <svg> and <math> only their listed elements are kept (no foreign markup
+ *   that the browser could parse differently from htmlparser2).
+ *
+ * Cost: htmlparser2 keeps its open elements in an array that it shifts at every open tag,
+ * which is quadratic in the nesting depth (200,000 nested <div>s take 20 s). When a parser
+ * reaches MAX_PARSER_DEPTH open elements, parsing goes on with a fresh parser from the
+ * next tag on: what was open stays open in the output (the browser caps depth anyway),
+ * and the cost stays linear.
+ */
+import { Parser, type Handler } from 'htmlparser2';
+import { effectiveBase } from '../parse/extract-html.ts';
+import { escapeAttribute, escapeText } from './html-escape.ts';
+import {
+  ARIA_ATTRIBUTE, DATA_IMAGE, DROPPED, GLOBAL_ATTRIBUTES, HTML_ELEMENTS, MATH_ATTRIBUTES, MATH_DROPPED, MATH_ELEMENTS,
+  RENAMED, SVG_ATTRIBUTES, SVG_DROPPED, SVG_ELEMENTS, VOID_ELEMENTS,
+} from './html-policy.ts';
+import { isInertCss, sanitizeStyleDeclarations, sanitizeStyleSheet } from './sanitize-css.ts';
+
+/** Where a link of a stored page goes; the caller writes the hrefs. */
+export type LinkTarget = { kind: 'internal'; href: string } | { kind: 'external'; href: string };
+
+export interface SanitizeOptions {
+  /** The stored page's URL: links resolve against it (or its <base href>). */
+  pageUrl: string;
+  /** Called with each http(s) link target, absolute and with its #fragment. */
+  linkFor(absoluteUrl: string): LinkTarget;
+}
+
+export const MAX_PARSER_DEPTH = 512;
+
+/** htmlparser2 reads these as raw text: a fresh parser must not start inside one. */
+const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+
+const NS_HTML = 0;
+const NS_SVG = 1;
+const NS_MATH = 2;
+type Namespace = typeof NS_HTML | typeof NS_SVG | typeof NS_MATH;
+
+/** One open element of the input. `close` is the end tag to write ('' for none). */
+interface Frame {
+  readonly close: string;
+  readonly drop: boolean;
+  readonly childNs: Namespace;
+}
+
+const DROP_FRAME: Frame = { close: '', drop: true, childNs: NS_HTML };
+const UNWRAP_FRAMES: readonly Frame[] = [NS_HTML, NS_SVG, NS_MATH].map((childNs) => ({ close: '', drop: false, childNs: childNs as Namespace }));
+const STYLE_FRAME: Frame = { close: '', drop: false, childNs: NS_HTML };
+const keptFrames = new Map<string, Frame>();
+
+function keptFrame(name: string, childNs: Namespace): Frame {
+  const key = `${childNs}:${name}`;
+  let frame = keptFrames.get(key);
+  if (frame === undefined) {
+    frame = { close: VOID_ELEMENTS.has(name) ? '' : `</${name}>`, drop: false, childNs };
+    keptFrames.set(key, frame);
+  }
+  return frame;
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
+const EXTERNAL_LINK_OWN = new Set(['class', 'title']);
+const HTML_SPACE_EDGES = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+const LOCAL_PAINT_REFERENCE = /^\s*url\(\s*(['"]?)#[\w.:-]*\1\s*\)\s*$/i;
+
+/** Markup that depends on the page's base URL, written once the whole page is read. */
+type Deferred = { kind: 'a'; attribs: Record<string, string> } | { kind: 'frame'; wrapper: 'p' | 'span'; src: string };
+
+class StoredPageSanitizer implements Partial<Handler> {
+  readonly #out: (string | Deferred)[] = ['<!DOCTYPE html>\n<meta charset="utf-8">\n'];
+  readonly #stack: Frame[] = [];
+  readonly #pageUrl: string;
+  readonly #linkFor: (absoluteUrl: string) => LinkTarget;
+  #base = '';
+  #baseHref: string | undefined;
+  /** How many dropped elements enclose the current position. */
+  #skip = 0;
+  #styleText: string[] | undefined;
+  #styleMedia: string | undefined;
+  #parser: Parser | undefined;
+  #parserDepth = 0;
+  #resumeAt = -1;
+
+  constructor(options: SanitizeOptions) {
+    this.#pageUrl = options.pageUrl;
+    this.#linkFor = options.linkFor;
+  }
+
+  /** Parses `html` to its end, starting a fresh parser whenever one gets too deep. */
+  run(html: string): string {
+    let offset = 0;
+    for (;;) {
+      const parser = new Parser(this);
+      this.#parser = parser;
+      this.#parserDepth = 0;
+      this.#resumeAt = -1;
+      parser.end(offset === 0 ? html : html.slice(offset));
+      if (this.#resumeAt < 0) break;
+      offset += this.#resumeAt;
+      // A fresh parser starts outside any element: so must we, unless we are in plain HTML.
+      if (this.#skip > 0 || this.#ns() !== NS_HTML) this.#closeAll();
+    }
+    this.#closeAll();
+    this.#base = effectiveBase(this.#pageUrl, this.#baseHref);
+    let page = '';
+    for (const part of this.#out) page += typeof part === 'string' ? part : this.#render(part);
+    return page;
+  }
+
+  onopentag(name: string, attribs: Record<string, string>): void {
+    this.#parserDepth++;
+    if (name === 'base' && this.#baseHref === undefined && attribs.href !== undefined) this.#baseHref = attribs.href.trim();
+    this.#open(name, attribs);
+    if (this.#parserDepth >= MAX_PARSER_DEPTH && this.#resumeAt < 0 && !RAW_TEXT_ELEMENTS.has(name)) {
+      const parser = this.#parser as Parser;
+      this.#resumeAt = parser.endIndex + 1;
+      parser.pause();
+    }
+  }
+
+  onclosetag(): void {
+    this.#parserDepth--;
+    this.#pop();
+  }
+
+  ontext(text: string): void {
+    if (this.#skip > 0) return;
+    if (this.#styleText !== undefined) this.#styleText.push(text);
+    else this.#out.push(escapeText(text));
+  }
+
+  #ns(): Namespace {
+    return this.#stack.length === 0 ? NS_HTML : (this.#stack[this.#stack.length - 1] as Frame).childNs;
+  }
+
+  #pop(): void {
+    const frame = this.#stack.pop();
+    if (frame === undefined) return;
+    if (frame.drop) this.#skip--;
+    else if (frame === STYLE_FRAME) this.#endStyle();
+    else if (frame.close !== '') this.#out.push(frame.close);
+  }
+
+  #closeAll(): void {
+    while (this.#stack.length > 0) this.#pop();
+  }
+
+  #drop(): void {
+    this.#skip++;
+    this.#stack.push(DROP_FRAME);
+  }
+
+  #unwrap(ns: Namespace): void {
+    this.#stack.push(UNWRAP_FRAMES[ns] as Frame);
+  }
+
+  #keep(name: string, attributes: string, childNs: Namespace): void {
+    this.#out.push(`<${name}${attributes}>`);
+    this.#stack.push(keptFrame(name, childNs));
+  }
+
+  #open(name: string, attribs: Record<string, string>): void {
+    if (this.#skip > 0) return this.#drop();
+    const ns = this.#ns();
+    if (ns !== NS_HTML) return this.#openForeign(name, attribs, ns);
+    switch (name) {
+      case 'a':
+        this.#out.push({ kind: 'a', attribs });
+        this.#stack.push(keptFrame('a', NS_HTML));
+        return;
+      case 'img':
+        return this.#openImage(attribs);
+      case 'input':
+        if (attribs.type?.trim().toLowerCase() === 'image') return this.#showAlt(attribs.alt);
+        break;
+      case 'iframe':
+      case 'frame':
+        if (attribs.src !== undefined) this.#out.push({ kind: 'frame', wrapper: name === 'frame' ? 'p' : 'span', src: attribs.src });
+        return this.#drop();
+      case 'style':
+        return this.#openStyle(attribs);
+      case 'svg':
+        return this.#keep('svg', this.#foreignAttributes(attribs, SVG_ATTRIBUTES), NS_SVG);
+      case 'math':
+        return this.#keep('math', this.#foreignAttributes(attribs, MATH_ATTRIBUTES), NS_MATH);
+    }
+    if (DROPPED.has(name)) return this.#drop();
+    const renamed = RENAMED.get(name);
+    if (renamed !== undefined) return this.#keep(renamed, this.#htmlAttributes(attribs, EMPTY_SET), NS_HTML);
+    const allowed = HTML_ELEMENTS.get(name);
+    if (allowed === undefined) return this.#unwrap(NS_HTML);
+    this.#keep(name, this.#htmlAttributes(attribs, allowed), NS_HTML);
+  }
+
+  #openForeign(name: string, attribs: Record<string, string>, ns: Namespace): void {
+    const lower = name.toLowerCase();
+    if (ns === NS_SVG) {
+      if (SVG_DROPPED.has(lower)) return this.#drop();
+      const svgName = SVG_ELEMENTS.get(lower);
+      if (svgName !== undefined) return this.#keep(svgName, this.#foreignAttributes(attribs, SVG_ATTRIBUTES), NS_SVG);
+    } else {
+      if (MATH_DROPPED.has(lower)) return this.#drop();
+      if (MATH_ELEMENTS.has(lower)) return this.#keep(lower, this.#foreignAttributes(attribs, MATH_ATTRIBUTES), NS_MATH);
+    }
+    this.#unwrap(ns);
+  }
+
+  #htmlAttributes(attribs: Record<string, string>, allowed: ReadonlySet<string>, except: ReadonlySet<string> = EMPTY_SET): string {
+    let out = '';
+    for (const name in attribs) {
+      if (except.has(name) || !(GLOBAL_ATTRIBUTES.has(name) || allowed.has(name) || ARIA_ATTRIBUTE.test(name))) continue;
+      out += attribute(name, attribs[name] as string);
+    }
+    return out;
+  }
+
+  #foreignAttributes(attribs: Record<string, string>, allowed: ReadonlySet<string>): string {
+    let out = '';
+    for (const name in attribs) {
+      if (!allowed.has(name) && !ARIA_ATTRIBUTE.test(name)) continue;
+      const value = attribs[name] as string;
+      // Paint and clip references may point into the document, never outside it.
+      if (name !== 'style' && !isInertCss(value) && !LOCAL_PAINT_REFERENCE.test(value)) continue;
+      out += attribute(name, value);
+    }
+    return out;
+  }
+
+  #openImage(attribs: Record<string, string>): void {
+    const src = attribs.src?.replace(HTML_SPACE_EDGES, '');
+    if (src === undefined || !DATA_IMAGE.test(src)) return this.#showAlt(attribs.alt);
+    this.#keep('img', `${this.#htmlAttributes(attribs, HTML_ELEMENTS.get('img') as ReadonlySet<string>)} src="${escapeAttribute(src)}"`, NS_HTML);
+  }
+
+  /** An image that is not kept: its alt text, if it has one. */
+  #showAlt(alt: string | undefined): void {
+    const text = alt?.trim();
+    if (text) this.#out.push(`<span class="forager-image">${escapeText(text)}</span>`);
+    this.#unwrap(NS_HTML);
+  }
+
+  #openStyle(attribs: Record<string, string>): void {
+    this.#styleText = [];
+    this.#styleMedia = attribs.media;
+    this.#stack.push(STYLE_FRAME);
+  }
+
+  #endStyle(): void {
+    const css = sanitizeStyleSheet((this.#styleText as string[]).join(''));
+    const media = this.#styleMedia === undefined || !isInertCss(this.#styleMedia) ? '' : attribute('media', this.#styleMedia);
+    this.#styleText = undefined;
+    this.#styleMedia = undefined;
+    if (css.trim() !== '') this.#out.push(`<style${media}>${css}</style>`);
+  }
+
+  #render(part: Deferred): string {
+    if (part.kind === 'frame') {
+      const target = this.#target(part.src);
+      if (target === undefined || target.absolute === undefined) return '';
+      const link = `<a href="${escapeAttribute(target.href)}">${escapeText(target.absolute)}</a>`;
+      return `<${part.wrapper} class="forager-frame">Embedded page: ${link}</${part.wrapper}>`;
+    }
+    const allowed = HTML_ELEMENTS.get('a') as ReadonlySet<string>;
+    const target = part.attribs.href === undefined ? undefined : this.#target(part.attribs.href);
+    if (target === undefined) return `<a${this.#htmlAttributes(part.attribs, allowed)}>`;
+    if (target.external === undefined) return `<a${this.#htmlAttributes(part.attribs, allowed)} href="${escapeAttribute(target.href)}">`;
+    const className = part.attribs.class === undefined ? 'forager-external' : `${part.attribs.class} forager-external`;
+    return `<a${this.#htmlAttributes(part.attribs, allowed, EXTERNAL_LINK_OWN)} href="${escapeAttribute(target.href)}"` +
+      ` rel="noopener noreferrer" class="${escapeAttribute(className)}"` +
+      ` title="${escapeAttribute(`Leaves the collection: ${target.external}`)}">`;
+  }
+
+  /**
+   * Where an href goes, or undefined when it must not be followed. `absolute` is the
+   * resolved URL (absent for a same-document fragment); `external` is set for a link
+   * out of the collection.
+   */
+  #target(rawHref: string): { href: string; absolute?: string; external?: string } | undefined {
+    const href = rawHref.replace(HTML_SPACE_EDGES, '');
+    // Same-document fragments work as written, unless a <base> pointed them elsewhere.
+    if (href.startsWith('#') && this.#base === this.#pageUrl) return { href };
+    const url = URL.parse(href, this.#base);
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+    const absolute = url.href;
+    const target = this.#linkFor(absolute);
+    return target.kind === 'internal' ? { href: target.href, absolute } : { href: target.href, absolute, external: absolute };
+  }
+}
+
+function attribute(name: string, value: string): string {
+  if (name !== 'style') return ` ${name}="${escapeAttribute(value)}"`;
+  const css = sanitizeStyleDeclarations(value);
+  return css === '' ? '' : ` style="${escapeAttribute(css)}"`;
+}
+
+export function sanitizeStoredHtml(html: string, options: SanitizeOptions): string {
+  return new StoredPageSanitizer(options).run(html);
+}

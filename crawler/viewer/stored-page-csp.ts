@@ -1,0 +1,41 @@
+/**
+ * The headers of every viewer response (stored page, notice or external-link page). The
+ * policy allows no script, no fetch of any kind (only data: images and inline styles), no
+ * form submission and no <base>; `sandbox` without allow-scripts and allow-same-origin
+ * gives the document an opaque origin even where a stray CSP source would match. Popups
+ * are allowed, unsandboxed, for the one target=_blank link of the external-link page;
+ * the sanitiser strips target attributes from stored pages.
+ */
+
+/** Who may frame the viewer: 'self' for `forager serve`; a CSP source list otherwise. */
+export interface StoredPagePolicyOptions {
+  frameAncestors?: string;
+}
+
+export const DEFAULT_FRAME_ANCESTORS = "'self'";
+
+export function storedPageCsp(options: StoredPagePolicyOptions = {}): string {
+  return [
+    "default-src 'none'",
+    'img-src data:',
+    "style-src 'unsafe-inline'",
+    "font-src 'none'",
+    "script-src 'none'",
+    "object-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    `frame-ancestors ${options.frameAncestors ?? DEFAULT_FRAME_ANCESTORS}`,
+    'sandbox allow-popups allow-popups-to-escape-sandbox',
+  ].join('; ');
+}
+
+export function storedPageHeaders(options: StoredPagePolicyOptions = {}): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': storedPageCsp(options),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The viewer's one entry point for both transports: a web-standard Request and what it
+ * asks for in, a Response out. A stored HTML page comes back sanitised, its links sent to
+ * other stored pages or to the external-link page; anything else gets a small notice
+ * page. Every response carries the stored-page policy (stored-page-csp.ts).
+ */
+import { CollectionError, UsageError } from '../errors.ts';
+import { tryCanonicalize } from '../url/canonical.ts';
+import { externalLinkPage, messagePage, nonHtmlPage, type NonHtmlFacts } from './notice-pages.ts';
+import type { StoredPage, StoredPageSource } from './page-source.ts';
+import { sanitizeStoredHtml, type LinkTarget } from './sanitize-html.ts';
+import { storedPageHeaders, type StoredPagePolicyOptions } from './stored-page-csp.ts';
+import type { ViewerRoutes, ViewerTarget } from './viewer-url.ts';
+
+export { parseViewerUrl, viewerRoutes, type ViewerRoutes, type ViewerTarget, type ViewerTransport } from './viewer-url.ts';
+
+export type StoredPageHandler = (request: Request, target: ViewerTarget) => Promise<Response>;
+
+/** The longest URL a crawl may store (settings' max-url-length bound): longer links cannot be in a collection. */
+const MAX_STORED_URL_LENGTH = 1_000_000;
+/** Longer addresses get no external-link page. */
+const MAX_EXTERNAL_URL_LENGTH = 8_192;
+
+export function createStoredPageHandler(
+  source: StoredPageSource,
+  routes: ViewerRoutes,
+  options: StoredPagePolicyOptions = {},
+): StoredPageHandler {
+  const headers = storedPageHeaders(options);
+  const respond = (request: Request, status: number, body: string, extra: Record<string, string> = {}): Response =>
+    new Response(request.method === 'HEAD' ? null : body, { status, headers: { ...headers, ...extra } });
+
+  /** Where the links of one page go; a page often repeats a link, so each is looked up once. */
+  const linkMapper = (collection: string): ((absoluteUrl: string) => LinkTarget) => {
+    const known = new Map<string, LinkTarget>();
+    return (absoluteUrl) => {
+      let target = known.get(absoluteUrl);
+      if (target === undefined) {
+        target = linkTarget(source, routes, collection, absoluteUrl);
+        known.set(absoluteUrl, target);
+      }
+      return target;
+    };
+  };
+
+  const showPage = (request: Request, collection: string, seq: number): Response => {
+    const page = source.page(collection, seq);
+    if (page === undefined) return respond(request, 404, messagePage('Page not found', `The collection "${collection}" has no page ${seq}.`));
+    const linkFor = linkMapper(collection);
+    if (page.html === null) return respond(request, 200, nonHtmlPage(nonHtmlFacts(page, linkFor)));
+    return respond(request, 200, sanitizeStoredHtml(page.html, { pageUrl: page.url, linkFor }));
+  };
+
+  const showExternal = (request: Request, raw: string): Response => {
+    const url = raw.length <= MAX_EXTERNAL_URL_LENGTH ? URL.parse(raw) : null;
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      return respond(request, 400, messagePage('Not a web address', 'Only http and https links can be opened outside the collection.'));
+    }
+    return respond(request, 200, externalLinkPage(url));
+  };
+
+  return async (request, target) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return respond(request, 405, messagePage('Method not allowed', 'Stored pages are only read.'), { allow: 'GET, HEAD' });
+    }
+    try {
+      return target.kind === 'external' ? showExternal(request, target.url) : showPage(request, target.collection, target.seq);
+    } catch (err) {
+      if (err instanceof CollectionError || err instanceof UsageError) return respond(request, 404, messagePage('Collection not found', err.message));
+      // A local app: the reader is the user, and the cause (a locked or damaged file) helps them.
+      return respond(request, 500, messagePage('The page cannot be shown', err instanceof Error ? err.message : String(err)));
+    }
+  };
+}
+
+function linkTarget(source: StoredPageSource, routes: ViewerRoutes, collection: string, absoluteUrl: string): LinkTarget {
+  const canonical = tryCanonicalize(absoluteUrl, undefined, { maxLength: MAX_STORED_URL_LENGTH });
+  if (canonical.ok) {
+    const seq = source.seqOfUrl(collection, canonical.url);
+    if (seq !== undefined) {
+      const hash = absoluteUrl.indexOf('#');
+      return { kind: 'internal', href: routes.pageHref(collection, seq) + (hash === -1 ? '' : absoluteUrl.slice(hash)) };
+    }
+  }
+  return { kind: 'external', href: routes.externalHref(absoluteUrl) };
+}
+
+function nonHtmlFacts(page: StoredPage, linkFor: (absoluteUrl: string) => LinkTarget): NonHtmlFacts {
+  const facts = { url: page.url, status: page.status, contentType: page.contentType, bodyBytes: page.bodyBytes };
+  return page.redirectTo === null ? facts : { ...facts, redirect: { url: page.redirectTo, href: linkFor(page.redirectTo).href } };
+}

@@ -1,0 +1,53 @@
+/**
+ * Viewer addresses under both transports (wire.ts):
+ *   serve     /stored/<viewPath>              /stored/external?url=<url>
+ *   protocol  forager-page://<viewPath>       forager-page://external/?url=<url>
+ * forager-page is a non-standard scheme, so the URL parser keeps its host (the encoded
+ * collection) opaque and as written; a page's path is always /<seq>, so a collection
+ * named "external" does not collide with the external-link page.
+ */
+import { STORED_PAGE_SCHEME, STORED_PREFIX, parseViewPath, viewPath } from '../service/wire.ts';
+
+export type ViewerTarget = { kind: 'page'; collection: string; seq: number } | { kind: 'external'; url: string };
+
+/** How the viewer writes links: to another stored page, and to the external-link page. */
+export interface ViewerRoutes {
+  pageHref(collection: string, seq: number): string;
+  externalHref(url: string): string;
+}
+
+export type ViewerTransport = 'serve' | 'protocol';
+
+const EXTERNAL = 'external';
+const PROTOCOL = `${STORED_PAGE_SCHEME}:`;
+
+/** What a viewer URL shows, or undefined when it is no viewer URL. The external URL is not checked here. */
+export function parseViewerUrl(url: URL, base: ViewerTransport): ViewerTarget | undefined {
+  let path: string;
+  let external: boolean;
+  if (base === 'serve') {
+    if (!url.pathname.startsWith(STORED_PREFIX)) return undefined;
+    path = url.pathname.slice(STORED_PREFIX.length);
+    external = path === EXTERNAL;
+  } else {
+    if (url.protocol !== PROTOCOL || url.host === '') return undefined;
+    path = `${url.host}${url.pathname}`;
+    external = url.host === EXTERNAL && (url.pathname === '/' || url.pathname === '');
+  }
+  if (external) {
+    const target = url.searchParams.get('url');
+    return target === null ? undefined : { kind: 'external', url: target };
+  }
+  const page = parseViewPath(path);
+  return page === undefined ? undefined : { kind: 'page', collection: page.collection, seq: page.seq };
+}
+
+/** The routes that parseViewerUrl reads back; `prefix` replaces STORED_PREFIX under serve. */
+export function viewerRoutes(base: ViewerTransport, prefix = STORED_PREFIX): ViewerRoutes {
+  const root = base === 'serve' ? prefix : `${STORED_PAGE_SCHEME}://`;
+  const externalPath = base === 'serve' ? EXTERNAL : `${EXTERNAL}/`;
+  return {
+    pageHref: (collection, seq) => `${root}${viewPath(collection, seq)}`,
+    externalHref: (url) => `${root}${externalPath}?url=${encodeURIComponent(url)}`,
+  };
+}

@@ -1,0 +1,45 @@
+import { lazy, Suspense } from 'react';
+import type { Route } from '../lib/route.ts';
+import { EmptyState, LoadingNote } from './Notes.tsx';
+
+// Each screen is its own chunk: the start-up script stays small, and uPlot loads with the first chart.
+const CollectionsScreen = lazy(() => import('../screens/CollectionsScreen.tsx').then((m) => ({ default: m.CollectionsScreen })));
+const NewCrawlScreen = lazy(() => import('../screens/NewCrawlScreen.tsx').then((m) => ({ default: m.NewCrawlScreen })));
+const DashboardScreen = lazy(() => import('../screens/dashboard/DashboardScreen.tsx').then((m) => ({ default: m.DashboardScreen })));
+const LibraryScreen = lazy(() => import('../screens/library/LibraryScreen.tsx').then((m) => ({ default: m.LibraryScreen })));
+const LabScreen = lazy(() => import('../screens/LabScreen.tsx').then((m) => ({ default: m.LabScreen })));
+const ExportScreen = lazy(() => import('../screens/ExportScreen.tsx').then((m) => ({ default: m.ExportScreen })));
+
+export function Screen({ route }: { route: Route }) {
+  return (
+    <Suspense fallback={<LoadingNote />}>
+      <RouteScreen route={route} />
+    </Suspense>
+  );
+}
+
+/** One screen per route; keyed by collection so switching collections starts afresh. */
+function RouteScreen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'collections':
+      return <CollectionsScreen />;
+    case 'new':
+      return <NewCrawlScreen />;
+    case 'dashboard':
+      return <DashboardScreen key={route.collection} collection={route.collection} />;
+    case 'library':
+      return <LibraryScreen key={route.collection} collection={route.collection} openSeq={route.seq ?? null} />;
+    case 'lab':
+      return <LabScreen key={route.collection} collection={route.collection} />;
+    case 'export':
+      return <ExportScreen key={route.collection} collection={route.collection} />;
+    case 'not-found':
+      return (
+        <EmptyState title="Nothing here">
+          <p>
+            There is no screen at this address. Go back to <a href="#/collections">your collections</a>.
+          </p>
+        </EmptyState>
+      );
+  }
+}

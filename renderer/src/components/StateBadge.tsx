@@ -1,0 +1,6 @@
+import type { CrawlState } from '../../../crawler/service/api.ts';
+import { describeState } from '../lib/words.ts';
+
+export function StateBadge({ state }: { state: CrawlState }) {
+  return <span className={`badge state-${state}`}>{describeState(state)}</span>;
+}

@@ -1,0 +1,160 @@
+/*
+ * Form text to API input, with every problem as a sentence next to its field. The limits
+ * are those of crawler/service/schema.ts, checked here first so the user hears about a
+ * typo before the service does.
+ */
+import type { ExportFilter, NewCollectionInput, ScopeMode } from '../../../crawler/service/api.ts';
+import { parseSeedLines } from './seeds.ts';
+
+export type FieldErrors<K extends string> = Partial<Record<K, string>>;
+export type Parsed<T, K extends string> = { ok: true; value: T } | { ok: false; errors: FieldErrors<K> };
+
+type NumberResult = { ok: true; value: number | undefined } | { ok: false; error: string };
+
+interface NumberRule {
+  what: string;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+/** An optional number field: blank → undefined. */
+export function parseNumberField(text: string, rule: NumberRule): NumberResult {
+  const trimmed = text.trim();
+  if (trimmed === '') return { ok: true, value: undefined };
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) return { ok: false, error: `${rule.what} must be a number.` };
+  if (rule.integer && !Number.isInteger(value)) return { ok: false, error: `${rule.what} must be a whole number.` };
+  if (value < rule.min || value > rule.max) {
+    return { ok: false, error: `${rule.what} must be between ${rule.min.toLocaleString('en-US')} and ${rule.max.toLocaleString('en-US')}.` };
+  }
+  return { ok: true, value };
+}
+
+export interface NewCrawlFields {
+  name: string;
+  query: string;
+  seeds: string;
+  maxPages: string;
+  delayMs: string;
+  scope: ScopeMode;
+  strategy: string;
+  concurrency: string;
+  maxDepth: string;
+  hotPredicate: string;
+  hotThreshold: string;
+  allowPrivate: boolean;
+}
+
+export type NewCrawlField = keyof NewCrawlFields;
+
+export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
+  name: '',
+  query: '',
+  seeds: '',
+  maxPages: '1000',
+  delayMs: '1000',
+  scope: 'hosts',
+  strategy: 'focused',
+  concurrency: '16',
+  maxDepth: '32',
+  hotPredicate: '',
+  hotThreshold: '',
+  allowPrivate: false,
+};
+
+const NUMBER_RULES = {
+  maxPages: { what: 'The page budget', min: 1, max: 100_000_000, integer: true },
+  delayMs: { what: 'The politeness delay', min: 0, max: 3_600_000, integer: true },
+  concurrency: { what: 'Concurrency', min: 1, max: 256, integer: true },
+  maxDepth: { what: 'The maximum depth', min: 0, max: 1000, integer: true },
+  hotThreshold: { what: 'The hot threshold', min: 0, max: 1, integer: false },
+} satisfies Partial<Record<NewCrawlField, NumberRule>>;
+
+const NAME_PATTERN = /^[\p{L}\p{N}_ -]+$/u;
+
+export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput, NewCrawlField> {
+  const errors: FieldErrors<NewCrawlField> = {};
+  const query = fields.query.trim();
+  if (query === '') errors.query = 'Describe what you are looking for: the driving query cannot be empty.';
+  else if (query.length > 2000) errors.query = 'The driving query is too long (at most 2,000 characters).';
+
+  const seeds = parseSeedLines(fields.seeds);
+  if (seeds.problems.length > 0) errors.seeds = seeds.problems.join('\n');
+  else if (seeds.urls.length === 0) errors.seeds = 'Give at least one seed URL, such as https://example.org/.';
+
+  const name = fields.name.trim();
+  if (name !== '' && (name.length > 100 || !NAME_PATTERN.test(name))) {
+    errors.name = 'A collection name may hold letters, digits, spaces, “-” and “_” (at most 100 characters).';
+  }
+
+  const numbers: Partial<Record<keyof typeof NUMBER_RULES, number>> = {};
+  for (const key of Object.keys(NUMBER_RULES) as (keyof typeof NUMBER_RULES)[]) {
+    const result = parseNumberField(fields[key], NUMBER_RULES[key]);
+    if (!result.ok) errors[key] = result.error;
+    else if (result.value !== undefined) numbers[key] = result.value;
+  }
+  for (const key of ['maxPages', 'delayMs', 'concurrency', 'maxDepth'] as const) {
+    if (errors[key] === undefined && numbers[key] === undefined) errors[key] = `${NUMBER_RULES[key].what} cannot be empty.`;
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const hotPredicate = fields.hotPredicate.trim();
+  const input: NewCollectionInput = {
+    query,
+    seeds: seeds.urls,
+    maxPages: numbers.maxPages,
+    delayMs: numbers.delayMs,
+    scope: fields.scope,
+    strategy: fields.strategy,
+    concurrency: numbers.concurrency,
+    maxDepth: numbers.maxDepth,
+    hotPredicate: hotPredicate === '' ? null : hotPredicate,
+    hotThreshold: numbers.hotThreshold ?? null,
+    allowPrivate: fields.allowPrivate,
+    start: true,
+  };
+  if (name !== '') input.name = name;
+  return { ok: true, value: input };
+}
+
+/** "0.05, 0.1 20%" → [0.05, 0.1, 0.2]: fractions of the stored pages, sorted, each once. */
+export function parseBudgets(text: string): { ok: true; value: number[] } | { ok: false; error: string } {
+  const items = text.split(/[\s,;]+/).filter((item) => item !== '');
+  if (items.length === 0) return { ok: false, error: 'Give at least one budget, such as 0.1 for a tenth of the stored pages.' };
+  const budgets = new Set<number>();
+  for (const item of items) {
+    const percent = item.endsWith('%');
+    const value = Number(percent ? item.slice(0, -1) : item) / (percent ? 100 : 1);
+    if (!Number.isFinite(value) || value <= 0 || value > 1) {
+      return { ok: false, error: `“${item}” is not a budget: each budget is a fraction of the stored pages above 0 and at most 1 (or a percentage).` };
+    }
+    budgets.add(value);
+  }
+  if (budgets.size > 20) return { ok: false, error: 'At most 20 budgets can be compared at once.' };
+  return { ok: true, value: [...budgets].sort((a, b) => a - b) };
+}
+
+export interface ExportFields {
+  hotOnly: boolean;
+  minRelevance: string;
+  labelledRelevant: boolean;
+  text: string;
+  host: string;
+}
+
+export type ExportField = keyof ExportFields;
+
+export function exportFilter(fields: ExportFields): Parsed<ExportFilter, ExportField> {
+  const filter: ExportFilter = {};
+  if (fields.hotOnly) filter.hotOnly = true;
+  if (fields.labelledRelevant) filter.labelledRelevant = true;
+  const min = parseNumberField(fields.minRelevance, { what: 'The minimum relevance', min: 0, max: 1, integer: false });
+  if (!min.ok) return { ok: false, errors: { minRelevance: min.error } };
+  if (min.value !== undefined) filter.minRelevance = min.value;
+  const text = fields.text.trim();
+  if (text !== '') filter.text = text;
+  const host = fields.host.trim();
+  if (host !== '') filter.host = host;
+  return { ok: true, value: filter };
+}

@@ -1,0 +1,53 @@
+/*
+ * Hash routes, so the same build works from `forager serve` and from Electron's file-like
+ * origin without a router: #/collections, #/new, #/c/<id>/dashboard, #/c/<id>/library[/<seq>],
+ * #/c/<id>/lab, #/c/<id>/export.
+ */
+export type CollectionScreen = 'dashboard' | 'library' | 'lab' | 'export';
+
+export type Route =
+  | { screen: 'collections' }
+  | { screen: 'new' }
+  | { screen: CollectionScreen; collection: string; seq?: number }
+  | { screen: 'not-found'; hash: string };
+
+const COLLECTION_SCREENS: readonly string[] = ['dashboard', 'library', 'lab', 'export'];
+
+function decode(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+export function parseRoute(hash: string): Route {
+  const path = hash.replace(/^#/, '').replace(/^\/+/, '').replace(/\/+$/, '');
+  if (path === '' || path === 'collections') return { screen: 'collections' };
+  if (path === 'new') return { screen: 'new' };
+  const parts = path.split('/');
+  if (parts[0] === 'c' && parts[1] !== undefined && parts.length <= 4) {
+    const collection = decode(parts[1]);
+    const screen = parts[2] ?? 'dashboard';
+    if (collection !== null && collection !== '' && COLLECTION_SCREENS.includes(screen)) {
+      if (parts[3] === undefined) return { screen: screen as CollectionScreen, collection };
+      if (screen === 'library' && /^[1-9]\d{0,15}$/.test(parts[3])) return { screen: 'library', collection, seq: Number(parts[3]) };
+    }
+  }
+  return { screen: 'not-found', hash };
+}
+
+export function routeHash(route: Route): string {
+  switch (route.screen) {
+    case 'collections':
+      return '#/collections';
+    case 'new':
+      return '#/new';
+    case 'not-found':
+      return route.hash;
+    default: {
+      const base = `#/c/${encodeURIComponent(route.collection)}/${route.screen}`;
+      return route.screen === 'library' && route.seq !== undefined ? `${base}/${route.seq}` : base;
+    }
+  }
+}

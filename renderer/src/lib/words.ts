@@ -1,0 +1,78 @@
+/* What the service's short codes mean, in words. */
+import type { CrawlProblem, CrawlState } from '../../../crawler/service/api.ts';
+import { formatCount } from './format.ts';
+
+export function describeState(state: CrawlState): string {
+  switch (state) {
+    case 'idle':
+      return 'Not crawling';
+    case 'running':
+      return 'Crawling';
+    case 'paused':
+      return 'Paused';
+    case 'stopping':
+      return 'Stopping';
+  }
+}
+
+/** Why the last run ended; null when there was none. */
+export function describeOutcome(outcome: string | null, maxPages: number): string | null {
+  switch (outcome) {
+    case null:
+      return null;
+    case 'budget':
+      return `The last run stopped at the page budget (${formatCount(maxPages)} pages). Raise the budget to go on.`;
+    case 'exhausted':
+      return 'The last run ended because nothing in scope was left to crawl.';
+    case 'stopped':
+      return 'The last run was stopped by you.';
+    default:
+      return `The last run ended: ${outcome}.`;
+  }
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  'timeout:connect': 'the server did not accept the connection in time',
+  'timeout:headers': 'the server did not answer in time',
+  'timeout:body': 'the page stopped arriving',
+  'timeout:total': 'the page took too long to download',
+  'too-large:body': 'the page is too large',
+  'too-large:decoded': 'the page is too large once decompressed',
+  'too-large:headers': 'the response headers are too large',
+  'connection-reset': 'the connection was reset',
+  'connection-refused': 'the server refused the connection',
+  network: 'a network error',
+  dns: 'the host name could not be found',
+  'ssrf:blocked': 'the address is private (allow private addresses to crawl it)',
+  tls: 'a secure-connection (TLS) error',
+  protocol: 'the server broke the HTTP protocol',
+  'bad-encoding': 'the content encoding could not be decoded',
+  'invalid-request': 'the request could not be made',
+  aborted: 'the request was cancelled',
+  scope: 'outside the crawl scope',
+  depth: 'deeper than the maximum depth',
+  'redirect:too-many': 'too many redirects',
+  'robots:disallowed': 'robots.txt forbids it',
+};
+
+/** A failure or skip reason as a phrase: "http:404" → "the server answered 404". */
+export function describeReason(reason: string): string {
+  const known = REASONS[reason];
+  if (known !== undefined) return known;
+  const http = /^http:(\d{3})$/.exec(reason);
+  if (http !== null) return `the server answered ${http[1]}`;
+  if (reason.startsWith('trap:')) return `looks like a crawler trap (${reason.slice(5)})`;
+  if (reason.startsWith('robots')) return `robots.txt: ${reason.slice(7) || 'blocked'}`;
+  return reason;
+}
+
+export function describeProblemKind(kind: CrawlProblem['kind']): string {
+  switch (kind) {
+    case 'failure':
+      return 'Error';
+    case 'robots':
+      return 'Robots';
+    case 'skipped':
+      return 'Skipped';
+  }
+}

@@ -1,0 +1,163 @@
+import { memo, useEffect, useState } from 'react';
+import type { CollectionInfo } from '../../../crawler/service/api.ts';
+import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
+import { EmptyState, ErrorNote, LoadingNote } from '../components/Notes.tsx';
+import { StateBadge } from '../components/StateBadge.tsx';
+import { useCollections, useCrawlStatus } from '../hooks/use-service.ts';
+import { formatAgo, formatCount } from '../lib/format.ts';
+import { routeHash } from '../lib/route.ts';
+import { useClient, useInfo } from '../state/contexts.ts';
+
+export function CollectionsScreen() {
+  const client = useClient();
+  const info = useInfo();
+  const { collections, reload } = useCollections();
+  const [loadError, setLoadError] = useState<unknown>(undefined);
+  const [toDelete, setToDelete] = useState<CollectionInfo | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(undefined);
+
+  const load = (): void => {
+    setLoadError(undefined);
+    reload().catch(setLoadError);
+  };
+  useEffect(load, [reload]);
+
+  const confirmDelete = async (): Promise<void> => {
+    if (toDelete === null) return;
+    setDeleting(true);
+    setDeleteError(undefined);
+    try {
+      await client.api.deleteCollection({ collection: toDelete.id });
+      setToDelete(null);
+      await reload();
+    } catch (error) {
+      setDeleteError(error);
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <section className="screen">
+      <div className="screen-head">
+        <h1>Collections</h1>
+        {info.canManageCollections && (
+          <a className="button" href="#/new">
+            New crawl
+          </a>
+        )}
+      </div>
+      <ErrorNote error={loadError} onRetry={load} />
+      {collections === null ? (
+        loadError === undefined && <LoadingNote />
+      ) : collections.length === 0 ? (
+        <EmptyState title="No collections yet">
+          <p>
+            A collection is everything one focused crawl gathers: you describe a topic with a driving query, give a few
+            seed sites, and Forager fetches pages politely, judges how well each matches the query, and keeps them all
+            in one file on this computer so you can search and read them offline.
+          </p>
+          {info.canManageCollections ? (
+            <a className="button" href="#/new">
+              New crawl
+            </a>
+          ) : (
+            <p>This Forager was opened on a single file, so new collections cannot be made here.</p>
+          )}
+        </EmptyState>
+      ) : (
+        <table className="table collections-table">
+          <thead>
+            <tr>
+              <th scope="col">Query</th>
+              <th scope="col" className="num">
+                Pages
+              </th>
+              <th scope="col" className="num">
+                Hot
+              </th>
+              <th scope="col">Crawl</th>
+              <th scope="col">Last crawled</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {collections.map((collection) => (
+              <CollectionRow
+                key={collection.id}
+                collection={collection}
+                canDelete={info.canManageCollections}
+                onDelete={() => {
+                  setDeleteError(undefined);
+                  setToDelete(collection);
+                }}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete this collection?"
+        confirmLabel={deleting ? 'Deleting…' : 'Delete collection'}
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setToDelete(null)}
+      >
+        <p>
+          “{toDelete?.query ?? toDelete?.id}” and its {formatCount(toDelete?.pages ?? 0)} stored pages will be removed
+          from this computer. This cannot be undone.
+        </p>
+        <ErrorNote error={deleteError} />
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+const CollectionRow = memo(function CollectionRow({
+  collection,
+  canDelete,
+  onDelete,
+}: {
+  collection: CollectionInfo;
+  canDelete: boolean;
+  onDelete: () => void;
+}) {
+  const live = useCrawlStatus(collection.id);
+  const href = routeHash({ screen: 'dashboard', collection: collection.id });
+  return (
+    <tr>
+      <td>
+        {collection.problem === null ? (
+          <a href={href} className="row-title">
+            {collection.query ?? 'No crawl yet'}
+          </a>
+        ) : (
+          <span className="row-title">{collection.id}</span>
+        )}
+        <div className="muted small">{collection.problem === null ? collection.id : `Cannot be opened: ${collection.problem}`}</div>
+      </td>
+      <td className="num">{formatCount(collection.pages)}</td>
+      <td className="num">{formatCount(collection.hot)}</td>
+      <td>
+        <StateBadge state={live?.state ?? collection.crawl} />
+      </td>
+      <td>{formatAgo(collection.lastCrawledAt, Date.now())}</td>
+      <td className="actions">
+        {collection.problem === null && (
+          <a className="button button-secondary" href={href}>
+            Open
+          </a>
+        )}
+        {canDelete && (
+          <button type="button" className="button-secondary" onClick={onDelete} aria-label={`Delete ${collection.query ?? collection.id}`}>
+            Delete
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+});

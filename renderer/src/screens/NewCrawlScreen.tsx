@@ -1,0 +1,166 @@
+import { useRef, useState, type FormEvent } from 'react';
+import type { ScopeMode } from '../../../crawler/service/api.ts';
+import { CheckField, Field } from '../components/Field.tsx';
+import { EmptyState, ErrorNote } from '../components/Notes.tsx';
+import { navigate } from '../hooks/use-hash-route.ts';
+import { NEW_CRAWL_DEFAULTS, newCrawlInput, type FieldErrors, type NewCrawlField, type NewCrawlFields } from '../lib/forms.ts';
+import { useClient, useInfo, useStore } from '../state/contexts.ts';
+
+const SCOPES: readonly { value: ScopeMode; label: string }[] = [
+  { value: 'hosts', label: 'Seed hosts only' },
+  { value: 'domains', label: 'Seed domains and their subdomains' },
+  { value: 'any', label: 'Any site' },
+];
+
+export function NewCrawlScreen() {
+  const client = useClient();
+  const info = useInfo();
+  const store = useStore();
+  const defaultStrategy = info.strategies.includes('focused') ? 'focused' : (info.strategies[0] ?? 'focused');
+  const [fields, setFields] = useState<NewCrawlFields>({ ...NEW_CRAWL_DEFAULTS, strategy: defaultStrategy });
+  const [errors, setErrors] = useState<FieldErrors<NewCrawlField>>({});
+  const [serverError, setServerError] = useState<unknown>(undefined);
+  const [submitting, setSubmitting] = useState(false);
+  const advanced = useRef<HTMLDetailsElement>(null);
+
+  if (!info.canManageCollections) {
+    return (
+      <EmptyState title="New crawls are not available here">
+        <p>
+          This Forager was opened on a single collection file, so it cannot create new ones. Go back to{' '}
+          <a href="#/collections">the collection</a>.
+        </p>
+      </EmptyState>
+    );
+  }
+
+  const set = <K extends NewCrawlField>(key: K, value: NewCrawlFields[K]): void => {
+    setFields((old) => ({ ...old, [key]: value }));
+  };
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    const parsed = newCrawlInput(fields);
+    if (!parsed.ok) {
+      setErrors(parsed.errors);
+      setServerError(undefined);
+      const invalid = Object.keys(parsed.errors) as NewCrawlField[];
+      if (advanced.current !== null && invalid.some((key) => ADVANCED.has(key))) advanced.current.open = true;
+      if (invalid[0] !== undefined) document.getElementById(`new-${invalid[0]}`)?.focus();
+      return;
+    }
+    setErrors({});
+    setServerError(undefined);
+    setSubmitting(true);
+    try {
+      const created = await client.api.createCollection(parsed.value);
+      client.api.listCollections().then((list) => store.setCollections(list), () => undefined);
+      navigate({ screen: 'dashboard', collection: created.id });
+    } catch (error) {
+      setServerError(error);
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <section className="screen narrow">
+      <h1>New crawl</h1>
+      <p className="lead">
+        Describe the topic and where to start. Forager fetches pages politely, one request at a time per site, and
+        follows the links that look most promising for your query first.
+      </p>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field id="new-query" label="Driving query" error={errors.query} hint="A few words or a sentence about what you are looking for, e.g. “write-ahead logging and checkpoints”.">
+          {(props) => <input {...props} type="text" value={fields.query} onChange={(e) => set('query', e.target.value)} />}
+        </Field>
+        <Field id="new-seeds" label="Seed URLs" error={errors.seeds} hint="One address per line, each starting with http:// or https://.">
+          {(props) => <textarea {...props} rows={5} spellCheck={false} value={fields.seeds} onChange={(e) => set('seeds', e.target.value)} />}
+        </Field>
+        <div className="form-row">
+          <Field id="new-maxPages" label="Page budget" error={errors.maxPages} hint="How many pages to fetch in all.">
+            {(props) => <input {...props} type="number" min={1} step={1} value={fields.maxPages} onChange={(e) => set('maxPages', e.target.value)} />}
+          </Field>
+          <Field id="new-delayMs" label="Politeness delay (ms)" error={errors.delayMs} hint="The least time between two requests to one site.">
+            {(props) => <input {...props} type="number" min={0} step={100} value={fields.delayMs} onChange={(e) => set('delayMs', e.target.value)} />}
+          </Field>
+        </div>
+        <div className="form-row">
+          <Field id="new-scope" label="Scope" hint="Which links the crawl may follow: only those to the exact hosts of the seeds, also those to other hosts of the same domains (docs.example.org for www.example.org), or links to anywhere.">
+            {(props) => (
+              <select {...props} value={fields.scope} onChange={(e) => set('scope', e.target.value as ScopeMode)}>
+                {SCOPES.map((scope) => (
+                  <option key={scope.value} value={scope.value}>
+                    {scope.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="new-strategy" label="Strategy" hint="The order in which found links are fetched; focused puts the likeliest matches first.">
+            {(props) => (
+              <select {...props} value={fields.strategy} onChange={(e) => set('strategy', e.target.value)}>
+                {info.strategies.map((strategy) => (
+                  <option key={strategy} value={strategy}>
+                    {strategy}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <details className="advanced" ref={advanced}>
+          <summary>Advanced settings</summary>
+          <div className="advanced-body">
+            <div className="form-row">
+              <Field id="new-concurrency" label="Concurrency" error={errors.concurrency} hint="Requests in flight across all sites (never more than one per site).">
+                {(props) => <input {...props} type="number" min={1} max={256} value={fields.concurrency} onChange={(e) => set('concurrency', e.target.value)} />}
+              </Field>
+              <Field id="new-maxDepth" label="Maximum depth" error={errors.maxDepth} hint="How many links away from a seed a page may be.">
+                {(props) => <input {...props} type="number" min={0} max={1000} value={fields.maxDepth} onChange={(e) => set('maxDepth', e.target.value)} />}
+              </Field>
+            </div>
+            <Field
+              id="new-hotPredicate"
+              label="Hot predicate"
+              error={errors.hotPredicate}
+              hint={HOT_PREDICATE_HINT}
+            >
+              {(props) => <input {...props} type="text" spellCheck={false} value={fields.hotPredicate} onChange={(e) => set('hotPredicate', e.target.value)} />}
+            </Field>
+            <Field id="new-hotThreshold" label="Hot threshold" error={errors.hotThreshold} hint="Optional, between 0 and 1: a page is hot when its relevance is at least this. Blank: a default that suits the query.">
+              {(props) => <input {...props} type="number" min={0} max={1} step={0.01} value={fields.hotThreshold} onChange={(e) => set('hotThreshold', e.target.value)} />}
+            </Field>
+            <Field id="new-name" label="Collection name" error={errors.name} hint="Optional: the file name. Letters, digits, spaces, - and _. Blank: made from the query.">
+              {(props) => <input {...props} type="text" value={fields.name} onChange={(e) => set('name', e.target.value)} />}
+            </Field>
+            <CheckField
+              id="new-allowPrivate"
+              label="Allow private addresses"
+              checked={fields.allowPrivate}
+              onChange={(checked) => set('allowPrivate', checked)}
+              hint="Lets the crawl reach private, loopback and link-local addresses, such as a site on this computer (127.0.0.1) or on your local network. Leave it off for crawls of the public web."
+            />
+          </div>
+        </details>
+        <ErrorNote error={serverError} />
+        <div className="form-actions">
+          <button type="submit" disabled={submitting}>
+            {submitting ? 'Starting…' : 'Start crawl'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+const HOT_PREDICATE_HINT = (
+  <>
+    Optional: which pages count as hot, instead of a relevance threshold. Clauses joined by <code>|</code>; a page is hot
+    when any of them holds: <code>title:TERM</code> (the title contains TERM), <code>title&gt;=N:TERM</code>,{' '}
+    <code>body:TERM</code>, <code>body&gt;=N:TERM</code> (the text contains TERM at least N times) or{' '}
+    <code>relevance&gt;=X</code>. TERM is a word or a “quoted phrase”; word forms match (checkpoints matches checkpoint).
+    Example: <code>title:wal|body&gt;=3:checkpoint</code>
+  </>
+);
+
+const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate']);

@@ -1,0 +1,78 @@
+import { useEffect, useState } from 'react';
+import { ErrorNote, LoadingNote } from '../../components/Notes.tsx';
+import { StateBadge } from '../../components/StateBadge.tsx';
+import { useAfterFirstPaint } from '../../hooks/use-after-first-paint.ts';
+import { useCollections, useCrawlStatus } from '../../hooks/use-service.ts';
+import { formatAgo } from '../../lib/format.ts';
+import { describeOutcome } from '../../lib/words.ts';
+import { countDashboardUpdate } from '../../perf.ts';
+import { useClient, useStore } from '../../state/contexts.ts';
+import { CrawlControls } from './CrawlControls.tsx';
+import { Figures } from './Figures.tsx';
+import { FrontierPanel } from './FrontierPanel.tsx';
+import { HarvestChart } from './HarvestChart.tsx';
+import { HostsPanel } from './HostsPanel.tsx';
+import { ProblemsPanel } from './ProblemsPanel.tsx';
+
+/**
+ * The live view of one crawl. Statuses arrive several times a second, so every panel is
+ * memoised on what it shows and the chart is updated in place.
+ */
+export function DashboardScreen({ collection }: { collection: string }) {
+  const client = useClient();
+  const store = useStore();
+  const status = useCrawlStatus(collection);
+  const [loadError, setLoadError] = useState<unknown>(undefined);
+  const { collections } = useCollections();
+  const info = collections?.find((c) => c.id === collection);
+
+  const load = (): void => {
+    setLoadError(undefined);
+    client.api.crawlStatus({ collection }).then((s) => store.setStatus(s), setLoadError);
+  };
+  useEffect(load, [client, store, collection]);
+
+  useEffect(() => {
+    if (status !== undefined) countDashboardUpdate();
+  }, [status]);
+  const showPanels = useAfterFirstPaint(status !== undefined);
+
+  if (status === undefined) {
+    return (
+      <section className="screen">
+        <h1>Dashboard</h1>
+        {loadError !== undefined ? <ErrorNote error={loadError} onRetry={load} /> : <LoadingNote>Loading the crawl…</LoadingNote>}
+      </section>
+    );
+  }
+
+  const outcome = status.state === 'idle' ? describeOutcome(status.lastOutcome, status.maxPages) : null;
+  return (
+    <section className="screen dashboard">
+      <div className="screen-head">
+        <div>
+          <h1>{info?.query ?? collection}</h1>
+          <p className="muted">
+            <StateBadge state={status.state} /> {info !== undefined && <>Last crawled {formatAgo(info.lastCrawledAt, Date.now())}.</>}
+          </p>
+        </div>
+        <CrawlControls collection={collection} state={status.state} maxPages={status.maxPages} fetched={status.figures.fetched} />
+      </div>
+      {outcome !== null && <p className="note">{outcome}</p>}
+      <Figures figures={status.figures} maxPages={status.maxPages} />
+      {showPanels && (
+        <>
+          <div className="dashboard-grid">
+            <section className="panel" aria-labelledby="chart-title">
+              <h2 id="chart-title">Harvest over the crawl</h2>
+              <HarvestChart series={status.series} />
+            </section>
+            <HostsPanel hosts={status.hosts} />
+          </div>
+          <FrontierPanel collection={collection} running={status.state === 'running'} />
+          <ProblemsPanel problems={status.problems} />
+        </>
+      )}
+    </section>
+  );
+}

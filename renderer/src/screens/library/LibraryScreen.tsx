@@ -1,0 +1,145 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { PageList, PageRow, PageSort, SearchResult } from '../../../../crawler/service/api.ts';
+import { CheckField } from '../../components/Field.tsx';
+import { EmptyState, ErrorNote, LoadingNote } from '../../components/Notes.tsx';
+import { useLoad } from '../../hooks/use-load.ts';
+import { formatCount } from '../../lib/format.ts';
+import { useClient } from '../../state/contexts.ts';
+import { PageTable } from './PageTable.tsx';
+import { PageViewer } from './PageViewer.tsx';
+import { SearchResults } from './SearchResults.tsx';
+
+const PAGE_SIZE = 50;
+const SEARCH_LIMIT = 50;
+const SEARCH_DELAY_MS = 300;
+
+/** The harvest: browse or search the stored pages, read one offline, label it. */
+export function LibraryScreen({ collection, openSeq }: { collection: string; openSeq: number | null }) {
+  const client = useClient();
+  const [sort, setSort] = useState<PageSort>('relevance');
+  const [hotOnly, setHotOnly] = useState(false);
+  const [offset, setOffset] = useState(0);
+  const [typed, setTyped] = useState('');
+  const [query, setQuery] = useState('');
+
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(typed.trim()), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const list = useLoad<PageList>(
+    () => client.api.listPages({ collection, sort, hotOnly, offset, limit: PAGE_SIZE }),
+    [client, collection, sort, hotOnly, offset],
+  );
+  const search = useLoad<SearchResult[] | null>(
+    () => (query === '' ? Promise.resolve(null) : client.api.searchPages({ collection, text: query, limit: SEARCH_LIMIT })),
+    [client, collection, query],
+  );
+
+  const onLabelled = useCallback(
+    (row: PageRow) => {
+      if (list.data === undefined) return;
+      list.set({ ...list.data, pages: list.data.pages.map((p) => (p.seq === row.seq ? row : p)) });
+    },
+    [list],
+  );
+
+  const submitSearch = (event: FormEvent): void => {
+    event.preventDefault();
+    setQuery(typed.trim());
+  };
+
+  const searching = query !== '';
+  const results = search.data?.filter((r) => !hotOnly || r.hot) ?? null;
+
+  return (
+    <section className={`screen library${openSeq !== null ? ' with-viewer' : ''}`}>
+      <div className="library-list">
+        <h1>Library</h1>
+        <form role="search" className="search-form" onSubmit={submitSearch}>
+          <label htmlFor="library-search">Search pages</label>
+          <input id="library-search" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Words or “a phrase”" />
+        </form>
+        <div className="list-controls">
+          <div className="inline-field">
+            <label htmlFor="library-sort">Sort by</label>
+            <select
+              id="library-sort"
+              value={sort}
+              onChange={(e) => {
+                setSort(e.target.value as PageSort);
+                setOffset(0);
+              }}
+            >
+              <option value="relevance">Relevance</option>
+              <option value="time">Time</option>
+              <option value="url">URL</option>
+            </select>
+          </div>
+          <CheckField
+            id="library-hot"
+            label="Hot only"
+            checked={hotOnly}
+            onChange={(checked) => {
+              setHotOnly(checked);
+              setOffset(0);
+            }}
+          />
+        </div>
+        {searching ? (
+          <>
+            <p className="muted small">Search results are ordered by how well they match.</p>
+            <ErrorNote error={search.error} onRetry={search.reload} />
+            {results === null ? (
+              search.error === undefined && <LoadingNote>Searching…</LoadingNote>
+            ) : results.length === 0 ? (
+              <p className="muted">No stored page matches “{query}”{hotOnly ? ' among the hot pages' : ''}.</p>
+            ) : (
+              <>
+                <SearchResults collection={collection} results={results} openSeq={openSeq} />
+                {search.data?.length === SEARCH_LIMIT && <p className="muted small">Showing the best {SEARCH_LIMIT} matches; add words to narrow the search.</p>}
+              </>
+            )}
+          </>
+        ) : (
+          <>
+            <ErrorNote error={list.error} onRetry={list.reload} />
+            {list.data === undefined ? (
+              list.error === undefined && <LoadingNote />
+            ) : list.data.total === 0 ? (
+              <EmptyState title={hotOnly ? 'No hot pages yet' : 'No pages yet'}>
+                <p>
+                  {hotOnly
+                    ? 'None of the stored pages matches the topic well enough to count as hot. Untick “Hot only” to see them all.'
+                    : 'Pages appear here as the crawl stores them. Start or continue the crawl from the dashboard.'}
+                </p>
+              </EmptyState>
+            ) : (
+              <>
+                <PageTable collection={collection} pages={list.data.pages} openSeq={openSeq} />
+                <Pager total={list.data.total} offset={offset} count={list.data.pages.length} onOffset={setOffset} />
+              </>
+            )}
+          </>
+        )}
+      </div>
+      {openSeq !== null && <PageViewer key={openSeq} collection={collection} seq={openSeq} onLabelled={onLabelled} />}
+    </section>
+  );
+}
+
+function Pager({ total, offset, count, onOffset }: { total: number; offset: number; count: number; onOffset: (offset: number) => void }) {
+  return (
+    <nav className="pager" aria-label="Pages of the list">
+      <button type="button" className="button-secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}>
+        Previous
+      </button>
+      <span aria-live="polite">
+        {count === 0 ? 'Nothing here' : `${formatCount(offset + 1)}–${formatCount(offset + count)} of ${formatCount(total)}`}
+      </span>
+      <button type="button" className="button-secondary" disabled={offset + count >= total} onClick={() => onOffset(offset + PAGE_SIZE)}>
+        Next
+      </button>
+    </nav>
+  );
+}

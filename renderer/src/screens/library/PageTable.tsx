@@ -1,0 +1,41 @@
+import { memo } from 'react';
+import type { PageRow } from '../../../../crawler/service/api.ts';
+import { formatScore } from '../../lib/format.ts';
+import { routeHash } from '../../lib/route.ts';
+import { HotBadge, LabelBadge } from './badges.tsx';
+
+export const PageTable = memo(function PageTable({ collection, pages, openSeq }: { collection: string; pages: PageRow[]; openSeq: number | null }) {
+  return (
+    <table className="table pages-table">
+      <thead>
+        <tr>
+          <th scope="col">Page</th>
+          <th scope="col" className="num">
+            Relevance
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {pages.map((page) => (
+          <tr key={page.seq} className={page.seq === openSeq ? 'selected' : undefined}>
+            <td className="page-cell">
+              <a href={routeHash({ screen: 'library', collection, seq: page.seq })} aria-current={page.seq === openSeq ? 'true' : undefined}>
+                {page.title !== null && page.title.trim() !== '' ? page.title : page.url}
+              </a>
+              <div className="url-cell muted small" title={page.url}>
+                {page.url}
+              </div>
+              {(page.hot || page.label !== null) && (
+                <div className="badges">
+                  <HotBadge hot={page.hot} />
+                  <LabelBadge label={page.label} />
+                </div>
+              )}
+            </td>
+            <td className="num">{formatScore(page.relevance)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+});

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import type { LabelInput, PageDetail, PageRow } from '../../../../crawler/service/api.ts';
+import { ErrorNote, LoadingNote } from '../../components/Notes.tsx';
+import { useLoad } from '../../hooks/use-load.ts';
+import { formatScore } from '../../lib/format.ts';
+import { routeHash } from '../../lib/route.ts';
+import { useClient } from '../../state/contexts.ts';
+import { HotBadge, LabelBadge } from './badges.tsx';
+
+/** The scripts-free stored copy can only open links in a new window, outside the sandbox. */
+const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
+
+export function PageViewer({ collection, seq, onLabelled }: { collection: string; seq: number; onLabelled: (row: PageRow) => void }) {
+  const client = useClient();
+  const page = useLoad<PageDetail>(() => client.api.getPage({ collection, seq }), [client, collection, seq]);
+  const [labelling, setLabelling] = useState(false);
+  const [labelError, setLabelError] = useState<unknown>(undefined);
+
+  const label = async (value: LabelInput['label']): Promise<void> => {
+    if (page.data === undefined) return;
+    setLabelling(true);
+    setLabelError(undefined);
+    try {
+      const row = await client.api.labelPage({ collection, seq, label: value });
+      page.set({ ...page.data, ...row });
+      onLabelled(row);
+    } catch (error) {
+      setLabelError(error);
+    } finally {
+      setLabelling(false);
+    }
+  };
+
+  const close = routeHash({ screen: 'library', collection });
+  if (page.data === undefined) {
+    return (
+      <aside className="viewer" aria-label="Stored page">
+        <a className="button button-secondary" href={close}>
+          Close
+        </a>
+        {page.error !== undefined ? <ErrorNote error={page.error} onRetry={page.reload} /> : <LoadingNote>Opening the stored page…</LoadingNote>}
+      </aside>
+    );
+  }
+
+  const detail = page.data;
+  return (
+    <aside className="viewer" aria-labelledby="viewer-title">
+      <div className="viewer-head">
+        <h2 id="viewer-title">{detail.title !== null && detail.title.trim() !== '' ? detail.title : 'Untitled page'}</h2>
+        <a className="button button-secondary" href={close}>
+          Close
+        </a>
+      </div>
+      <dl className="details">
+        <dt>URL</dt>
+        <dd className="url-cell" title={detail.url}>
+          {detail.url}
+        </dd>
+        <dt>Relevance</dt>
+        <dd>{formatScore(detail.relevance)}</dd>
+        <dt>Hot</dt>
+        <dd>{detail.hot ? <HotBadge hot /> : 'no'}</dd>
+        <dt>Label</dt>
+        <dd>{detail.label === null ? 'none' : <LabelBadge label={detail.label} />}</dd>
+        <dt>Fetched</dt>
+        <dd>
+          {new Date(detail.fetchedAt).toLocaleString()} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)
+        </dd>
+      </dl>
+      <div className="button-row">
+        <button type="button" onClick={() => void label('relevant')} disabled={labelling || detail.label === 'relevant'}>
+          Mark relevant
+        </button>
+        <button type="button" className="button-secondary" onClick={() => void label('irrelevant')} disabled={labelling || detail.label === 'irrelevant'}>
+          Mark not relevant
+        </button>
+      </div>
+      <ErrorNote error={labelError} />
+      {detail.note !== null && <p className="note">{detail.note}</p>}
+      <p className="hint">
+        This is the copy Forager stored, shown without scripts or remote resources. Links to pages of this collection open
+        here; other links first ask before they open on the live web. The original:{' '}
+        <a href={detail.url} target="_blank" rel="noopener noreferrer">
+          open the live page
+        </a>
+        .
+      </p>
+      {detail.viewPath !== null ? (
+        <iframe className="stored-page" title={`Stored copy of ${detail.url}`} src={client.pageSrc(detail.viewPath)} sandbox={SANDBOX} referrerPolicy="no-referrer" />
+      ) : (
+        <p className="muted">Forager kept no viewable copy of this page (it is not HTML).</p>
+      )}
+    </aside>
+  );
+}

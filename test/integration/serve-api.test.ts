@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type RunningServer } from '../../crawler/serve/server.ts';
+import { createServeStoredPages } from '../../crawler/serve/stored-pages.ts';
+import type { CrawlStatus, ServiceEvent } from '../../crawler/service/api.ts';
+import { ForagerService } from '../../crawler/service/service.ts';
+import { sessionCookieName, type ApiReply } from '../../crawler/service/wire.ts';
+import { tempDir } from '../support/crawl-harness.ts';
+import { startTestSite, type TestSite } from '../support/test-site.ts';
+import { TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function raw(port: number, options: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: options.method ?? 'GET', path: options.path, headers: { host: `127.0.0.1:${port}`, ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+describe('forager serve: the HTTP transport', () => {
+  let site: TestSite;
+  let canary: TestSite;
+  let service: ForagerService;
+  let server: RunningServer;
+  let cookie: string;
+  const dir = tempDir('forager-serve-');
+
+  const call = async (method: string, input: unknown): Promise<ApiReply> => {
+    const res = await raw(server.port, {
+      method: 'POST',
+      path: `/api/${method}`,
+      headers: { cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${server.port}` },
+      body: JSON.stringify(input),
+    });
+    return JSON.parse(res.body) as ApiReply;
+  };
+  const value = async <T>(method: string, input: unknown): Promise<T> => {
+    const reply = await call(method, input);
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    return (reply as { value: T }).value;
+  };
+
+  before(async () => {
+    canary = await startTestSite({});
+    site = await startTestSite({}, topicSite(canary.origin.replace('127.0.0.1', 'localhost')));
+    service = new ForagerService({ dir: dir.dir, statusIntervalMs: 100 });
+    server = await startServer({ service, storedPages: createServeStoredPages(service), rendererDir: dir.dir });
+    const start = await raw(server.port, { path: `/?token=${server.token}` });
+    assert.equal(start.status, 303);
+    const setCookie = String(start.headers['set-cookie']);
+    assert.match(setCookie, /HttpOnly/);
+    assert.match(setCookie, /SameSite=Strict/);
+    cookie = setCookie.split(';')[0] as string;
+    assert.equal(cookie, `${sessionCookieName(server.port)}=${server.token}`);
+  });
+
+  after(async () => {
+    await service.close();
+    await server.close();
+    await site.close();
+    await canary.close();
+    dir.cleanup();
+  });
+
+  it('refuses requests without the session, from other hosts, other origins and cross-site fetches', async () => {
+    assert.equal((await raw(server.port, { path: '/api/info', method: 'POST' })).status, 401);
+    assert.equal((await raw(server.port, { path: '/', headers: { cookie, host: `evil.example:${server.port}` } })).status, 421);
+    assert.equal((await raw(server.port, { path: '/', headers: { cookie, host: '127.0.0.1:1' } })).status, 421);
+    const foreign = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(foreign.status, 403);
+    const crossSite = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(crossSite.status, 403);
+    assert.equal((await raw(server.port, { path: '/?token=not-the-token' })).status, 403);
+    assert.equal((await raw(server.port, { path: '/api/info', method: 'POST', headers: { cookie: `${sessionCookieName(server.port)}=wrong` } })).status, 401);
+    const bearer = await raw(server.port, { method: 'POST', path: '/api/info', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(bearer.status, 200);
+  });
+
+  it('listens on 127.0.0.1 only', () => {
+    const address = server.server.address();
+    assert.ok(address !== null && typeof address === 'object');
+    assert.equal(address.address, '127.0.0.1');
+  });
+
+  it('answers malformed calls with clear errors', async () => {
+    const notJson = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'content-type': 'application/json' }, body: '{not json' });
+    assert.equal(notJson.status, 400);
+    assert.equal((JSON.parse(notJson.body) as ApiReply).ok, false);
+    const unknown = await call('dropTables', {});
+    assert.equal(unknown.ok, false);
+    assert.equal(!unknown.ok && unknown.error.code, 'UNKNOWN_METHOD');
+    const extraKey = await call('listPages', { collection: 'x', sql: 'DROP TABLE pages' });
+    assert.equal(!extraKey.ok && extraKey.error.code, 'INVALID_INPUT');
+    const missing = await call('crawlStatus', { collection: 'no-such-collection' });
+    assert.equal(!missing.ok && missing.error.code, 'COLLECTION');
+    const badSeed = await call('createCollection', { query: TOPIC_QUERY, seeds: ['ftp://example.org/'] });
+    assert.equal(badSeed.ok, false);
+    assert.match(!badSeed.ok ? badSeed.error.message : '', /seed/);
+    assert.deepEqual(await value('listCollections', {}), [], 'a refused collection leaves no file behind');
+  });
+
+  it('creates a collection, crawls it with live events, and serves its library, labels and exports', async () => {
+    const events: ServiceEvent[] = [];
+    service.on('event', (e: ServiceEvent) => events.push(e));
+    const created = await value<{ id: string }>('createCollection', {
+      query: TOPIC_QUERY, seeds: [`${site.origin}/`], maxPages: 40, delayMs: 0, allowPrivate: true, concurrency: 2,
+    });
+    assert.equal(created.id, 'write-ahead-logging-and-checkpoints');
+    const collection = created.id;
+    let status = await value<CrawlStatus>('crawlStatus', { collection });
+    for (let i = 0; i < 200 && status.state !== 'idle'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await value<CrawlStatus>('crawlStatus', { collection });
+    }
+    assert.equal(status.state, 'idle');
+    assert.equal(status.lastOutcome, 'budget');
+    assert.equal(status.figures.fetched, 40);
+    assert.ok(status.figures.hot > 0, 'the topical section yields hot pages');
+    assert.ok(status.series.length > 1);
+    assert.ok(events.some((e) => e.type === 'status' && e.status.state === 'running'), 'statuses were pushed while crawling');
+
+    const list = await value<{ total: number; pages: { seq: number; url: string; relevance: number | null; hot: boolean }[] }>('listPages', { collection, sort: 'relevance', limit: 10 });
+    assert.equal(list.total, 40);
+    const relevances = list.pages.map((p) => p.relevance ?? -1);
+    assert.deepEqual([...relevances].sort((a, b) => b - a), relevances, 'sorted by relevance');
+    const hotOnly = await value<{ total: number }>('listPages', { collection, hotOnly: true });
+    assert.equal(hotOnly.total, status.figures.hot);
+
+    const hits = await value<{ snippet: string; url: string }[]>('searchPages', { collection, text: 'checkpoint' });
+    assert.ok(hits.length > 0);
+    assert.match(hits[0]?.snippet ?? '', /\uE000[^\uE001]+\uE001/);
+
+    const target = list.pages.find((p) => !p.hot) ?? list.pages[0];
+    assert.ok(target !== undefined);
+    const labelled = await value<{ label: string; hot: boolean }>('labelPage', { collection, seq: target.seq, label: 'relevant' });
+    assert.equal(labelled.label, 'relevant');
+    assert.equal(labelled.hot, true);
+
+    const exported = await value<{ exportId: string; pages: number }>('exportCollection', { collection, format: 'jsonl', filter: { labelledRelevant: true } });
+    assert.equal(exported.pages, 1);
+    const file = await raw(server.port, { path: `/api/exports/${exported.exportId}`, headers: { cookie } });
+    assert.equal(file.status, 200);
+    assert.match(String(file.headers['content-disposition']), /attachment/);
+    const record = JSON.parse(file.body.trim()) as { url: string; labels: string[] };
+    assert.equal(record.url, target.url);
+    assert.deepEqual(record.labels, ['relevant']);
+    const scripted = list.pages.length > 0 ? await value<{ total: number; pages: { seq: number; url: string }[] }>('listPages', { collection, filter: '/db/wal-0', limit: 5 }) : undefined;
+    const walSeq = scripted?.pages.find((p) => p.url.endsWith('/db/wal-0'))?.seq;
+    assert.ok(walSeq !== undefined);
+    const detail = await value<{ viewPath: string | null }>('getPage', { collection, seq: walSeq });
+    assert.ok(detail.viewPath !== null);
+    const stored = await raw(server.port, { path: `/stored/${detail.viewPath}`, headers: { cookie } });
+    assert.equal(stored.status, 200);
+    const csp = String(stored.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /sandbox/);
+    assert.doesNotMatch(csp, /allow-scripts/);
+    assert.doesNotMatch(stored.body, /<script/i);
+    assert.ok(!stored.body.includes(`localhost:${new URL(canary.origin).port}`), 'no remote resource of the page survives');
+    const keyed = /href="(\/stored\/k\/[^"]+\/[^"/]+\/\d+)"/.exec(stored.body)?.[1];
+    assert.ok(keyed !== undefined, 'links to stored pages stay in the viewer');
+    // Followed inside the sandboxed frame: cross-site, no cookie, but the path carries the key.
+    const followed = await raw(server.port, { path: keyed, headers: { 'sec-fetch-site': 'cross-site' } });
+    assert.equal(followed.status, 200);
+    const forged = await raw(server.port, { path: keyed.replace(/\/k\/[^/]+\//, '/k/forged-key/'), headers: { 'sec-fetch-site': 'cross-site' } });
+    assert.notEqual(forged.status, 200);
+    const external = /href="(\/stored\/k\/[^"]+\/external\?url=[^"]+)"/.exec(stored.body)?.[1];
+    assert.ok(external !== undefined, 'links out of the collection go through the external-link page');
+    const interstitial = await raw(server.port, { path: external.replace(/&amp;/g, '&') });
+    assert.equal(interstitial.status, 200);
+    assert.match(interstitial.body, /example\.org\/elsewhere/);
+    assert.equal(canary.requests.length, 0);
+
+    const empty = await call('exportCollection', { collection, format: 'csv', filter: { text: 'nosuchwordanywhere' } });
+    assert.equal(!empty.ok && empty.error.code, 'EXPORT');
+  });
+
+  it('streams events over Server-Sent Events', async () => {
+    const res = await new Promise<RawResponse>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: `127.0.0.1:${server.port}`, cookie } }, (r) => {
+        let body = '';
+        r.on('data', (c: Buffer) => {
+          body += c.toString('utf8');
+          if (body.includes('"type":"collections"')) {
+            req.destroy();
+            resolve({ status: r.statusCode ?? 0, headers: r.headers, body });
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end();
+      setTimeout(() => void service.createCollection({ query: 'sourdough bread', seeds: [`${site.origin}/`], start: false }), 50);
+    });
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /text\/event-stream/);
+    assert.match(res.body, /data: \{"type":"collections"/);
+  });
+});
