@@ -70,7 +70,7 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
     page = await context.newPage();
     const navigated = performance.now();
     await page.goto(url as string);
-    await page.getByRole('heading', { name: /collections/i }).first().waitFor();
+    await page.getByRole('heading', { name: 'No collections yet' }).waitFor();
     firstScreenMs = performance.now() - navigated;
   });
 
@@ -185,5 +185,18 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
     await page.getByRole('link', { name: 'Collections' }).click();
     await page.getByText(TOPIC_QUERY).first().waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, '9-collections.png'), fullPage: true });
+  });
+
+  it('deletes a collection only after confirmation', async () => {
+    await page.getByRole('button', { name: `Delete ${TOPIC_QUERY}` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, '10-delete-confirmation.png'), fullPage: true });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.ok(await page.getByText(TOPIC_QUERY).first().isVisible(), 'Escape cancels: the collection is still there');
+    await page.getByRole('button', { name: `Delete ${TOPIC_QUERY}` }).click();
+    await page.getByRole('button', { name: 'Delete collection' }).click();
+    await page.getByRole('heading', { name: 'No collections yet' }).waitFor();
   });
 });
