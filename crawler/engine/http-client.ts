@@ -31,6 +31,8 @@ export class HttpClient {
     this.#pageOptions = {
       ...common,
       maxBodyBytes: settings.maxBodyBytes,
+      // The payload as received, for WARC export (stored only when a Content-Encoding applied).
+      keepRawBody: true,
       // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
       acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
     };

@@ -106,6 +106,8 @@ export class PageRecorder {
         fetchedAt: result.timings.startedAt + result.timings.totalMs,
         responseMs: result.timings.totalMs,
         remoteAddress: result.remoteAddress ?? null,
+        requestHead: result.requestHeaders ?? null,
+        payload: result.contentEncoding !== undefined && result.rawBody !== undefined ? result.rawBody : null,
       });
       const links = page !== null && !analysis.nofollow ? this.#storeLinks(task, seq, result.url, page, outlinks) : { links: 0, newUrls: 0 };
       if (failedReason !== null) this.#urls.finish(task.id, UrlState.failed, failedReason);

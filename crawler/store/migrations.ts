@@ -101,6 +101,10 @@ export const MIGRATIONS: readonly string[] = [
     outcome       TEXT
   );
   `,
+  /* 2: what a WARC needs: the request as sent and the payload as received */ `
+  ALTER TABLE pages ADD COLUMN request_head TEXT;   -- request line and headers exactly as sent; NULL before version 2
+  ALTER TABLE pages ADD COLUMN payload BLOB;        -- body bytes as received (still content-encoded) when a Content-Encoding applied; NULL: the decoded body is the payload
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -25,6 +25,10 @@ export interface NewPage {
   fetchedAt: number;
   responseMs: number;
   remoteAddress: string | null;
+  /** The request line and headers exactly as sent. */
+  requestHead: string | null;
+  /** The body as received, when a Content-Encoding made it differ from `body`'s contents. */
+  payload: Buffer | null;
 }
 
 export interface NewLink {
@@ -43,8 +47,9 @@ export class PageStore {
   constructor(db: Db) {
     this.#insertPage = db.prepare(
       `INSERT INTO pages (url_id, status, http_version, status_text, headers, content_type, charset, body, body_bytes, wire_bytes,
-         title, text, terms, relevance, hot, noindex, nofollow, canonical, redirect_to, note, started_at, fetched_at, response_ms, remote_address)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         title, text, terms, relevance, hot, noindex, nofollow, canonical, redirect_to, note, started_at, fetched_at, response_ms, remote_address,
+         request_head, payload)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#insertFts = db.prepare('INSERT INTO pages_fts (rowid, title, text) VALUES (?, ?, ?)');
     this.#insertLink = db.prepare('INSERT OR IGNORE INTO links (src_seq, dst_id, anchor, context_before, context_after) VALUES (?, ?, ?, ?, ?)');
@@ -55,7 +60,7 @@ export class PageStore {
     const info = this.#insertPage.run(
       p.urlId, p.status, p.httpVersion, p.statusText, JSON.stringify(p.headers), p.contentType, p.charset, p.body, p.bodyBytes,
       p.wireBytes, p.title, p.text, p.terms, p.relevance, p.hot ? 1 : 0, p.noindex ? 1 : 0, p.nofollow ? 1 : 0, p.canonical, p.redirectTo, p.note, p.startedAt,
-      p.fetchedAt, p.responseMs, p.remoteAddress,
+      p.fetchedAt, p.responseMs, p.remoteAddress, p.requestHead, p.payload,
     );
     const seq = Number(info.lastInsertRowid);
     if (!p.noindex && (p.title || p.text)) this.#insertFts.run(seq, p.title ?? '', p.text ?? '');

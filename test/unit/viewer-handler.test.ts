@@ -51,7 +51,7 @@ class CollectionBuilder {
       body: p.rawBody ?? (body === null ? null : gzipSync(body)), bodyBytes: body?.length ?? 0, wireBytes: body?.length ?? 0,
       title: null, text: null, terms: null, relevance: null, hot: false, noindex: false, nofollow: false, canonical: null,
       redirectTo: p.redirectTo === undefined ? null : this.urlId(p.redirectTo), note: p.note ?? null,
-      startedAt: 0, fetchedAt: 1, responseMs: 1, remoteAddress: null,
+      startedAt: 0, fetchedAt: 1, responseMs: 1, remoteAddress: null, requestHead: null, payload: null,
     });
     this.seqs.set(raw, seq);
     return seq;
