@@ -2,6 +2,8 @@ import { ForagerError, UsageError } from '../errors.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
 import { explainCommand, labelCommand } from './commands/judge.ts';
+import { exportCommand } from './commands/export.ts';
+import { importCommand } from './commands/import.ts';
 import { labCommand } from './commands/lab.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 import { serveCommand } from './commands/serve.ts';
@@ -17,6 +19,8 @@ const COMMANDS: Record<string, Command> = {
   label: labelCommand,
   explain: explainCommand,
   lab: labCommand,
+  export: exportCommand,
+  import: importCommand,
   serve: serveCommand,
   robots: robotsCommand,
   canon: canonCommand,
@@ -37,6 +41,9 @@ const USAGE = `usage: forager <command> [options]
   lab     --db FILE [--strategies bfs,random,backlink,pagerank,fpr,cho,focused] [--hot SPEC|G]
           [--budgets 0.05,0.1,0.2,0.4] [--json]
   serve   [--dir DIR | --db FILE] [--port N]   the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections)
+  export  --db FILE --format warc|wacz|jsonl|csv|mirror --out PATH [--hot-only] [--min-relevance X]
+          [--labelled-relevant] [--query TEXT] [--host HOST] [--force] [--json]
+  import  --wacz FILE --db NEW [--json]   a WACZ that Forager wrote, back as a collection
   robots  --robots-file FILE --agent NAME [--explain] URL
   canon   [--base URL] URL
 `;

@@ -4,11 +4,14 @@ import { AtomicFile } from './atomic-file.ts';
 import { CSV_HEADER, csvLine } from './csv-format.ts';
 import { ExportError } from './export-error.ts';
 import { jsonlLine } from './jsonl-format.ts';
+import { exportMirror } from './mirror-export.ts';
+import { exportWacz } from './wacz-export.ts';
+import { exportWarc } from './warc-export.ts';
 import { PageFacts } from './page-records.ts';
 import { countSelected, type ExportFilter, selectedPages } from './selection.ts';
 
-export type ExportFormat = 'jsonl' | 'csv';
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['jsonl', 'csv'];
+export type ExportFormat = 'warc' | 'wacz' | 'jsonl' | 'csv' | 'mirror';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['warc', 'wacz', 'jsonl', 'csv', 'mirror'];
 
 export interface ExportSummary {
   path: string;
@@ -18,12 +21,31 @@ export interface ExportSummary {
 }
 
 /**
- * Writes the selected pages of a collection to `path` in `format`, streaming: rows are read
+ * Writes the selected pages of a collection to `path` in `format` (a mirror is a folder, or
+ * a zip when `path` ends in .zip). Every format streams and appears under its name only
+ * once complete. `db` should be a connection of its own (read-only is enough), so that a
+ * crawl writing on another connection is not disturbed and the export sees one snapshot.
+ */
+export async function exportCollection(db: Db, format: ExportFormat, filter: ExportFilter, path: string): Promise<ExportSummary> {
+  switch (format) {
+    case 'warc':
+      return { ...(await exportWarc(db, filter, path)), format };
+    case 'wacz':
+      return { ...(await exportWacz(db, filter, path)), format };
+    case 'mirror':
+      return { ...(await exportMirror(db, filter, path)), format };
+    default:
+      return exportLines(db, format, filter, path);
+  }
+}
+
+/**
+ * Writes the selected pages of a collection to `path` as JSONL or CSV, streaming: rows are read
  * in batches and written with back-pressure, and the file appears under its name only once
  * complete. `db` should be a connection of its own (read-only is enough), so that a crawl
  * writing on another connection is not disturbed and the export sees one snapshot.
  */
-export async function exportCollection(db: Db, format: ExportFormat, filter: ExportFilter, path: string): Promise<ExportSummary> {
+async function exportLines(db: Db, format: 'jsonl' | 'csv', filter: ExportFilter, path: string): Promise<ExportSummary> {
   if (countSelected(db, filter) === 0) throw new ExportError('no page matches this selection, so there is nothing to export', { filter });
   const query = loadSettings(db)?.query ?? '';
   const facts = new PageFacts(db);

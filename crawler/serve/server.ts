@@ -140,7 +140,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (file === undefined) return sendText(res, 404, 'this export is no longer available; export again');
     res.writeHead(200, {
       ...COMMON_HEADERS,
-      'content-type': file.fileName.endsWith('.csv') ? 'text/csv; charset=utf-8' : 'application/octet-stream',
+      'content-type': downloadType(file.fileName),
       'content-disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
       'cache-control': 'no-store',
     });
@@ -178,6 +178,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeAllConnections();
       }),
   };
+}
+
+const DOWNLOAD_TYPES: [string, string][] = [['.csv', 'text/csv; charset=utf-8'], ['.jsonl', 'application/jsonl'], ['.wacz', 'application/wacz'], ['.zip', 'application/zip'], ['.warc.gz', 'application/warc']];
+
+function downloadType(fileName: string): string {
+  return DOWNLOAD_TYPES.find(([ext]) => fileName.endsWith(ext))?.[1] ?? 'application/octet-stream';
 }
 
 function failure(code: string, message: string): ApiReply {

@@ -176,7 +176,8 @@ export interface LabelInput extends PageRef {
   label: 'relevant' | 'irrelevant';
 }
 
-export type ExportFormat = 'jsonl' | 'csv';
+/** A mirror is delivered as a zip of the pages' sanitised HTML with an index.html. */
+export type ExportFormat = 'warc' | 'wacz' | 'jsonl' | 'csv' | 'mirror';
 
 export interface ExportFilter {
   hotOnly?: boolean;

@@ -60,7 +60,7 @@ export const INPUT_SCHEMAS = {
   searchPages: z.strictObject({ collection, text: z.string().max(MAX_TEXT), limit: z.number().int().min(1).max(500).optional() }),
   getPage: pageRef,
   labelPage: z.strictObject({ collection, seq: z.number().int().min(1), label: z.enum(['relevant', 'irrelevant']) }),
-  exportCollection: z.strictObject({ collection, format: z.enum(['jsonl', 'csv']), filter: exportFilter.optional() }),
+  exportCollection: z.strictObject({ collection, format: z.enum(['warc', 'wacz', 'jsonl', 'csv', 'mirror']), filter: exportFilter.optional() }),
   runLab: z.strictObject({
     collection,
     strategies: z.array(z.string().min(1).max(40)).min(1).max(20),

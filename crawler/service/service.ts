@@ -21,6 +21,9 @@ import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
 import { viewPath } from './wire.ts';
 
+/** File extensions of the exports; a mirror travels as a zip. */
+const EXTENSIONS: Record<ExportInput['format'], string> = { warc: 'warc.gz', wacz: 'wacz', jsonl: 'jsonl', csv: 'csv', mirror: 'zip' };
+
 export interface ServiceOptions {
   /** A directory of collections (created when missing)… */
   dir?: string;
@@ -162,12 +165,13 @@ export class ForagerService extends EventEmitter implements ForagerApi {
   async exportCollection(input: ExportInput): Promise<ExportResult> {
     const path = this.#files.pathOf(input.collection);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const fileName = `${input.collection}-${stamp}.${input.format}`;
+    const extension = EXTENSIONS[input.format];
+    const fileName = `${input.collection}-${stamp}.${extension}`;
     const exportId = randomBytes(12).toString('hex');
     // A connection of its own: one consistent snapshot, and the crawl's connection is never blocked by a long read.
     const db = openCollection(path, { create: false, readonly: true });
     try {
-      const summary = await writeExport(db, input.format, input.filter ?? {}, join(this.#exportDir, `${exportId}.${input.format}`));
+      const summary = await writeExport(db, input.format, input.filter ?? {}, join(this.#exportDir, `${exportId}.${extension}`));
       this.#exports.set(exportId, { path: summary.path, fileName });
       return { exportId, fileName, format: input.format, pages: summary.pages, bytes: summary.bytes };
     } finally {

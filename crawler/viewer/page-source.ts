@@ -33,6 +33,8 @@ export interface StoredPageSource {
 }
 
 export const MAX_REDIRECT_HOPS = 5;
+/** The longest URL a crawl may store: longer links cannot name a page of a collection. */
+export const MAX_STORED_URL_LENGTH = 1_000_000;
 /** A stored body never inflates past this; the crawler's own limit is far lower. */
 const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 
@@ -85,23 +87,28 @@ function prepare(db: Db): Statements {
 }
 
 /** HTML the parser would read: an HTML type, a body, and bytes that did not look binary. */
-function isHtmlPage(contentType: string | null, hasBody: boolean, note: string | null): boolean {
+export function isHtmlPage(contentType: string | null, hasBody: boolean, note: string | null): boolean {
   return hasBody && isParseableHtml(parseContentType(contentType ?? undefined).mime) && !(note?.startsWith('content-type-mismatch') ?? false);
 }
 
 function decodeBody(row: PageRow): string | null {
   if (row.body === null || !isHtmlPage(row.contentType, true, row.note)) return null;
+  return decodeStoredBody(row.body, row.charset, row.contentType);
+}
+
+/** A stored body (gzip of the bytes as received) as text, decoded with its charset; null when it cannot be read back. */
+export function decodeStoredBody(body: Buffer, charset: string | null, contentType: string | null): string | null {
   let bytes: Buffer;
   try {
-    bytes = gunzipSync(row.body, { maxOutputLength: MAX_INFLATED_BYTES });
+    bytes = gunzipSync(body, { maxOutputLength: MAX_INFLATED_BYTES });
   } catch {
     return null;
   }
-  return decodeHtml(bytes, row.charset ?? parseContentType(row.contentType ?? undefined).charset).text;
+  return decodeHtml(bytes, charset ?? parseContentType(contentType ?? undefined).charset).text;
 }
 
 /** The hosts-table key of a canonical URL: everything before its path, as the crawler stores it. */
-function originOf(canonicalUrl: string): string | undefined {
+export function originOf(canonicalUrl: string): string | undefined {
   const scheme = canonicalUrl.indexOf('//');
   const path = scheme === -1 ? -1 : canonicalUrl.indexOf('/', scheme + 2);
   return path === -1 ? undefined : canonicalUrl.slice(0, path);

@@ -7,7 +7,7 @@
 import { CollectionError, UsageError } from '../errors.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
 import { externalLinkPage, messagePage, nonHtmlPage, type NonHtmlFacts } from './notice-pages.ts';
-import type { StoredPage, StoredPageSource } from './page-source.ts';
+import { MAX_STORED_URL_LENGTH, type StoredPage, type StoredPageSource } from './page-source.ts';
 import { sanitizeStoredHtml, type LinkTarget } from './sanitize-html.ts';
 import { storedPageHeaders, type StoredPagePolicyOptions } from './stored-page-csp.ts';
 import type { ViewerRoutes, ViewerTarget } from './viewer-url.ts';
@@ -17,7 +17,6 @@ export { parseViewerUrl, viewerRoutes, type ViewerRoutes, type ViewerTarget, typ
 export type StoredPageHandler = (request: Request, target: ViewerTarget) => Promise<Response>;
 
 /** The longest URL a crawl may store (settings' max-url-length bound): longer links cannot be in a collection. */
-const MAX_STORED_URL_LENGTH = 1_000_000;
 /** Longer addresses get no external-link page. */
 const MAX_EXTERNAL_URL_LENGTH = 8_192;
 

@@ -6,9 +6,12 @@ import { formatBytes, formatCount } from '../lib/format.ts';
 import { exportFilter, type ExportField, type ExportFields, type FieldErrors } from '../lib/forms.ts';
 import { useClient, useInfo } from '../state/contexts.ts';
 
-const FORMAT_WORDS: Readonly<Record<string, string>> = {
+const FORMAT_WORDS: Readonly<Record<ExportFormat, string>> = {
+  warc: 'WARC 1.1 (web archive, for replay tools)',
+  wacz: 'WACZ (web archive with index and page list, opens in ReplayWeb.page)',
   jsonl: 'JSON Lines (one page per line, for programs)',
   csv: 'CSV (for spreadsheets)',
+  mirror: 'Offline mirror (a zip of the pages and an index, opens in any browser)',
 };
 
 /** Writes a selection of the stored pages to a file the user keeps. */

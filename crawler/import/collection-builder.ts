@@ -1,0 +1,257 @@
+import type { Judgement, PageJudge } from '../engine/page-judge.ts';
+import { PageRecorder } from '../engine/page-recorder.ts';
+import { UrlAdmission } from '../engine/url-admission.ts';
+import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc-http.ts';
+import type { FetchResult } from '../net/fetch-page.ts';
+import { ParsePool } from '../parse/parse-pool.ts';
+import { productToken } from '../robots/index.ts';
+import type { CrawlSettings } from '../settings.ts';
+import type { Db } from '../store/database.ts';
+import { HostStore } from '../store/host-store.ts';
+import { PageStore } from '../store/page-store.ts';
+import { saveSettings } from '../store/settings-store.ts';
+import { UrlState } from '../store/url-state.ts';
+import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
+import { tryCanonicalize } from '../url/canonical.ts';
+import { fingerprint } from '../url/fingerprint.ts';
+import { createScope } from '../url/scope.ts';
+import { decodeContent } from './content-decoding.ts';
+import { foragerInfo, importedSettings, type ForagerInfo } from './forager-info.ts';
+import { headerMap, parseHttpResponse, redirectLocation, requestHead } from './http-message.ts';
+import { ImportError } from './import-error.ts';
+import { parsePageMetadata, type PageMetadata } from './page-metadata.ts';
+import type { WarcRecordData } from './read-wacz.ts';
+
+export interface ImportSummary {
+  pages: number;
+  links: number;
+  labels: number;
+  query: string;
+}
+
+/** A response waiting for its request and metadata records, which may come on either side of it. */
+interface PendingPage {
+  response: WarcRecordData;
+  requestHead: string | null;
+  metadata: PageMetadata | undefined;
+}
+
+/** Request records seen before their response; a stray one must not grow memory without bound. */
+const MAX_WAITING_REQUESTS = 64;
+const SEEN_CACHE_SIZE = 65_536;
+
+/** What storing pages needs once the settings are known. */
+interface Recording {
+  settings: CrawlSettings;
+  urls: UrlStore;
+  hosts: HostStore;
+  recorder: PageRecorder;
+  parser: ParsePool;
+}
+
+/**
+ * Rebuilds a collection from a Forager WARC's records, fed in file order. Each response is
+ * stored by the crawler's own PageRecorder, parsed by the crawler's own analyseResponse, and
+ * its links pass the crawler's own URL admission (canonical form, fingerprint, host, depth,
+ * scope, traps), so pages, links and URL rows come out as the crawl stored them. Relevance
+ * and hot are the crawl's verdicts from the metadata records, not judged again.
+ */
+export class CollectionBuilder {
+  readonly #db: Db;
+  readonly #waczPath: string;
+  #info: ForagerInfo | undefined;
+  #recording: Recording | undefined;
+  #pending: PendingPage | undefined;
+  readonly #waitingRequests = new Map<string, string>();
+  readonly #storedUrlIds = new Set<number>();
+  /** The verdict the judge hands the recorder for the page being stored. */
+  #verdict: Judgement = { relevance: null, hot: false };
+  #pages = 0;
+  #links = 0;
+  #labels = 0;
+  readonly #insertLabel;
+  readonly #setVerdict;
+  readonly #setDepth;
+
+  constructor(db: Db, waczPath: string) {
+    this.#db = db;
+    this.#waczPath = waczPath;
+    this.#insertLabel = db.prepare('INSERT INTO labels (url_id, relevant, labelled_at) VALUES (?, ?, ?) ON CONFLICT(url_id) DO UPDATE SET relevant = excluded.relevant, labelled_at = excluded.labelled_at');
+    this.#setVerdict = db.prepare('UPDATE pages SET relevance = ?, hot = ? WHERE seq = ?');
+    this.#setDepth = db.prepare('UPDATE urls SET depth = ? WHERE id = ?');
+  }
+
+  async add(record: WarcRecordData): Promise<void> {
+    switch (record.type) {
+      case 'warcinfo':
+        // The first warcinfo describes the crawl; later ones (a concatenated file) add nothing import uses.
+        this.#info ??= foragerInfo(record.block);
+        return;
+      case 'request':
+        this.#addRequest(record);
+        return;
+      case 'response':
+        await this.#flush();
+        this.#pending = { response: record, requestHead: this.#takeRequest(record.id), metadata: undefined };
+        return;
+      case 'metadata':
+        if (this.#pending !== undefined && record.refersTo === this.#pending.response.id) {
+          this.#pending.metadata = parsePageMetadata(record.block, this.#pending.response.targetUri ?? '');
+        }
+        return;
+    }
+  }
+
+  /** Stores the last page; a WARC with settings but no pages still makes a (resumable) collection. */
+  async finish(): Promise<ImportSummary> {
+    await this.#flush();
+    const recording = this.#recording ?? this.#startRecording(undefined);
+    await recording.parser.close();
+    return { pages: this.#pages, links: this.#links, labels: this.#labels, query: recording.settings.query };
+  }
+
+  #addRequest(record: WarcRecordData): void {
+    const head = requestHead(record.block);
+    for (const responseId of record.concurrentTo) {
+      if (this.#pending !== undefined && this.#pending.response.id === responseId) {
+        this.#pending.requestHead ??= head;
+        continue;
+      }
+      if (this.#waitingRequests.size >= MAX_WAITING_REQUESTS) {
+        const oldest = this.#waitingRequests.keys().next().value;
+        if (oldest !== undefined) this.#waitingRequests.delete(oldest);
+      }
+      this.#waitingRequests.set(responseId, head);
+    }
+  }
+
+  #takeRequest(responseId: string): string | null {
+    const head = this.#waitingRequests.get(responseId);
+    if (head === undefined) return null;
+    this.#waitingRequests.delete(responseId);
+    return head;
+  }
+
+  /**
+   * Settings, seeds and the crawler's machinery, made when the first page (or the end)
+   * arrives: without x-forager-settings the first page's URL is the seed.
+   */
+  #startRecording(firstPageUrl: string | undefined): Recording {
+    if (this.#info === undefined) {
+      throw new ImportError(`${this.#waczPath} was not written by Forager: its WARC does not start with a warcinfo record`, { path: this.#waczPath });
+    }
+    const settings = importedSettings(this.#info, firstPageUrl, this.#waczPath);
+    saveSettings(this.#db, settings);
+    const urls = new UrlStore(this.#db);
+    const hosts = new HostStore(this.#db);
+    // robots.txt is not in the archive: its verdicts come back with the first resume, which fetches it before any page.
+    const admission = new UrlAdmission(settings, { urls, hosts }, createScope(settings.scope, settings.seeds), {
+      robotsBlockReason: () => null,
+      linked: () => undefined,
+    }, SEEN_CACHE_SIZE);
+    const judge: PageJudge = { judge: () => this.#verdict };
+    const parser = new ParsePool(0);
+    const recorder = new PageRecorder(this.#db, { pages: new PageStore(this.#db), urls }, admission, parser, judge, {
+      agentToken: productToken(settings.userAgent),
+      maxLinks: settings.maxLinksPerPage,
+    });
+    // As a crawl's first run does: the seeds first, so they are the lowest URL ids and resume finds them.
+    this.#db.transaction(() => {
+      for (const seed of settings.seeds) admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
+    })();
+    this.#recording = { settings, urls, hosts, recorder, parser };
+    return this.#recording;
+  }
+
+  async #flush(): Promise<void> {
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    this.#pending = undefined;
+    await this.#storePage(pending);
+  }
+
+  async #storePage({ response, requestHead: sentHead, metadata }: PendingPage): Promise<void> {
+    const target = response.targetUri;
+    if (target === null || target === '') throw new ImportError(`a response record in ${this.#waczPath} has no WARC-Target-URI`, { path: this.#waczPath, record: response.id });
+    const canon = tryCanonicalize(target);
+    if (!canon.ok) throw new ImportError(`a response record in ${this.#waczPath} is for "${target}", which is not a crawlable URL`, { path: this.#waczPath, url: target });
+    const http = parseHttpResponse(response.block, target);
+    http.rawHeaders = restoreHeaderNames(http.rawHeaders);
+    const recording = this.#recording ?? this.#startRecording(canon.url);
+    const startedAt = Date.parse(response.date ?? '');
+    if (Number.isNaN(startedAt)) throw new ImportError(`the response record for ${target} has no valid WARC-Date`, { url: target });
+    const task = this.#pageUrl(recording, canon.url, metadata?.depth ?? null);
+
+    const headers = headerMap(http.rawHeaders);
+    const contentEncoding = headers['content-encoding'];
+    const fetchedAt = metadata?.fetchedAt ?? startedAt;
+    // A body the crawler did not download is written truncated and empty.
+    const downloaded = response.truncated === null;
+    const result: FetchResult = {
+      url: task.url,
+      status: http.status,
+      statusText: http.statusText,
+      httpVersion: http.httpVersion,
+      headers,
+      rawHeaders: http.rawHeaders,
+      bodySkipped: !downloaded,
+      timings: { startedAt, headersMs: 0, totalMs: fetchedAt - startedAt },
+      bytesReceived: downloaded ? http.payload.length : 0,
+    };
+    if (headers['content-type'] !== undefined) result.contentType = headers['content-type'];
+    if (contentEncoding !== undefined) result.contentEncoding = contentEncoding;
+    if (downloaded) {
+      result.rawBody = http.payload;
+      result.body = decodeContent(http.payload, contentEncoding, recording.settings.maxDecodedBytes, target);
+    }
+    if (http.status >= 300 && http.status < 400) {
+      const location = redirectLocation(http.rawHeaders, task.url);
+      if (location !== undefined) result.location = location;
+    }
+    if (response.ipAddress !== null) result.remoteAddress = response.ipAddress;
+    if (sentHead !== null) result.requestHeaders = sentHead;
+
+    this.#verdict = { relevance: metadata?.relevance ?? null, hot: metadata?.hot ?? false };
+    // A 5xx or 429 is stored only once the crawler's retries ran out, and the URL is then failed.
+    const failedReason = http.status >= 500 || http.status === 429 ? `http:${http.status}` : null;
+    const recorded = await recording.recorder.record(task, result, () => recording.hosts.countPageFetched(task.hostId), failedReason);
+    this.#db.transaction(() => {
+      // The judge is asked only about parsed pages; a label can make any page hot.
+      if (recorded.relevance !== this.#verdict.relevance || recorded.hot !== this.#verdict.hot) {
+        this.#setVerdict.run(this.#verdict.relevance, this.#verdict.hot ? 1 : 0, recorded.seq);
+      }
+      if (metadata !== undefined && metadata.label !== null) {
+        this.#insertLabel.run(task.id, metadata.label ? 1 : 0, metadata.labelledAt ?? Date.now());
+        this.#labels++;
+      }
+    })();
+    this.#pages++;
+    this.#links += recorded.links;
+  }
+
+  /** The page's URL row: the one its links or a redirect already made, or a new one; at the crawl's depth. */
+  #pageUrl(recording: Recording, url: string, depth: number | null): QueuedUrl {
+    const { urls, hosts } = recording;
+    const hostId = hosts.idFor(originOf(url));
+    const fp = fingerprint(url);
+    const id =
+      urls.findIdByFingerprint(hostId, fp) ??
+      urls.insert({ fp, url, hostId, depth: depth ?? 0, state: UrlState.queued, parentId: null, redirects: 0, reason: null });
+    if (this.#storedUrlIds.has(id)) throw new ImportError(`${this.#waczPath} holds two responses for ${url}; a collection keeps one page per URL`, { path: this.#waczPath, url });
+    this.#storedUrlIds.add(id);
+    const row = urls.get(id) as NonNullable<ReturnType<UrlStore['get']>>;
+    if (depth !== null && depth !== row.depth) this.#setDepth.run(depth, id);
+    return { id, url: row.url, hostId: row.hostId, depth: depth ?? row.depth, redirects: row.redirects, attempts: row.attempts };
+  }
+}
+
+/** The exporter renames Transfer-Encoding (its payload is de-chunked); the collection keeps the header as received. */
+function restoreHeaderNames(rawHeaders: [string, string][]): [string, string][] {
+  const renamed = ORIGINAL_TRANSFER_ENCODING.toLowerCase();
+  return rawHeaders.map(([name, value]) => [name.toLowerCase() === renamed ? 'Transfer-Encoding' : name, value]);
+}
+
+/** The origin of a canonical URL (scheme://authority), as URL admission keys hosts. */
+function originOf(canonicalUrl: string): string {
+  return canonicalUrl.slice(0, canonicalUrl.indexOf('/', canonicalUrl.indexOf('//') + 2));
+}
