@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CDXIndexer } from 'warcio';
+import { peakRssMB } from '../support/peak-rss.ts';
 
 const { values } = parseArgs({ options: { warc: { type: 'string' } } });
 if (values.warc === undefined) throw new Error('--warc FILE is required');
@@ -17,4 +18,4 @@ const indexer = new CDXIndexer({ format: 'cdxj', all: true });
 let records = 0;
 for await (const _entry of indexer.iterIndex([{ filename: values.warc, reader: createReadStream(values.warc) }])) records++;
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ tool: `warcio.js ${indexer.constructor.name} (all records)`, records, seconds, recordsPerSecond: records / seconds, peakRssMB: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ tool: 'warcio.js CDXIndexer (all records)', records, seconds, recordsPerSecond: records / seconds, peakRssMB: peakRssMB() }));

@@ -229,7 +229,8 @@ function checkDatapackage(value: unknown, entries: Map<string, Entry>, facts: Ma
     if (resource.hash !== fact.hash) errors.add(`${path}: ${DATAPACKAGE_PATH} says ${String(resource.hash)}, the content hashes to ${fact.hash}`);
   }
   for (const name of entries.keys()) {
-    if (name !== DATAPACKAGE_PATH && name !== DIGEST_PATH && !listed.has(name)) errors.add(`${name} is in the zip but not listed in ${DATAPACKAGE_PATH}`);
+    const isFolder = name.endsWith('/');
+    if (!isFolder && name !== DATAPACKAGE_PATH && name !== DIGEST_PATH && !listed.has(name)) errors.add(`${name} is in the zip but not listed in ${DATAPACKAGE_PATH}`);
   }
 }
 

@@ -69,7 +69,7 @@ export interface RecordBase {
   warcinfoId: string;
 }
 
-function create(base: RecordBase, type: string, contentType: string, extra: [string, string][], block: Uint8Array[], payloadDigest: string): WARCRecord {
+function newRecord(base: RecordBase, type: string, contentType: string, extra: [string, string][], block: Uint8Array[], payloadDigest: string): WARCRecord {
   const warcHeaders: [string, string][] = [
     ['WARC-Type', type],
     ['WARC-Record-ID', base.id],
@@ -86,7 +86,7 @@ function create(base: RecordBase, type: string, contentType: string, extra: [str
 }
 
 export function requestRecord(base: RecordBase, head: Buffer, concurrentTo: string): WARCRecord {
-  return create(base, 'request', 'application/http; msgtype=request', [['WARC-Concurrent-To', concurrentTo]], [head], sha256Digest());
+  return newRecord(base, 'request', 'application/http; msgtype=request', [['WARC-Concurrent-To', concurrentTo]], [head], sha256Digest());
 }
 
 export interface ResponseParts {
@@ -101,11 +101,11 @@ export function responseRecord(base: RecordBase, parts: ResponseParts): WARCReco
   const extra: [string, string][] = [];
   if (parts.ipAddress !== null) extra.push(['WARC-IP-Address', parts.ipAddress]);
   if (parts.truncated) extra.push(['WARC-Truncated', 'unspecified']);
-  return create(base, 'response', 'application/http; msgtype=response', extra, [parts.head, parts.payload], parts.payloadDigest);
+  return newRecord(base, 'response', 'application/http; msgtype=response', extra, [parts.head, parts.payload], parts.payloadDigest);
 }
 
 export function metadataRecord(base: RecordBase, json: Buffer, refersTo: string): WARCRecord {
-  return create(base, 'metadata', 'application/json', [['WARC-Refers-To', refersTo]], [json], sha256Digest(json));
+  return newRecord(base, 'metadata', 'application/json', [['WARC-Refers-To', refersTo]], [json], sha256Digest(json));
 }
 
 /** The record serialized and gzipped as one member. */

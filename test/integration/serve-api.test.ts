@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { verifyWacz } from '../../crawler/export/wacz-verify.ts';
 import { startServer, type RunningServer } from '../../crawler/serve/server.ts';
 import { createServeStoredPages } from '../../crawler/serve/stored-pages.ts';
 import type { CrawlStatus, ServiceEvent } from '../../crawler/service/api.ts';
@@ -181,6 +184,23 @@ describe('forager serve: the HTTP transport', () => {
     assert.equal(interstitial.status, 200);
     assert.match(interstitial.body, /example\.org\/elsewhere/);
     assert.equal(canary.requests.length, 0);
+
+    const wacz = await value<{ exportId: string; pages: number; fileName: string }>('exportCollection', { collection, format: 'wacz', filter: { hotOnly: true } });
+    const hotNow = await value<{ total: number }>('listPages', { collection, hotOnly: true });
+    assert.equal(wacz.pages, hotNow.total, 'the hot pages, the labelled one among them');
+    assert.match(wacz.fileName, /\.wacz$/);
+    const download = await new Promise<Buffer>((resolve, reject) => {
+      request({ host: '127.0.0.1', port: server.port, path: `/api/exports/${wacz.exportId}`, headers: { host: `127.0.0.1:${server.port}`, cookie } }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve(Buffer.concat(chunks)));
+      }).on('error', reject).end();
+    });
+    const saved = join(dir.dir, 'download.wacz');
+    writeFileSync(saved, download);
+    const check = await verifyWacz(saved);
+    assert.equal(check.ok, true, check.errors.join('; '));
+    assert.equal(check.pages, wacz.pages);
 
     const empty = await call('exportCollection', { collection, format: 'csv', filter: { text: 'nosuchwordanywhere' } });
     assert.equal(!empty.ok && empty.error.code, 'EXPORT');
