@@ -1,29 +1,15 @@
 import zlib from 'node:zlib';
+import { type ContentCoding, looksLikeZlibHeader, parseContentCodings } from '../net/content-coding.ts';
 import { ImportError } from './import-error.ts';
 
-type Coding = 'gzip' | 'deflate' | 'br';
-
 /** Codings in the order they were applied, identity dropped; the ones the crawler accepts and no others. */
-function parseCodings(header: string, url: string): Coding[] {
-  const codings: Coding[] = [];
-  for (const part of header.split(',')) {
-    const coding = part.trim().toLowerCase();
-    if (coding === '' || coding === 'identity') continue;
-    if (coding === 'gzip' || coding === 'x-gzip') codings.push('gzip');
-    else if (coding === 'deflate' || coding === 'br') codings.push(coding);
-    else throw new ImportError(`the response for ${url} has an unsupported content-encoding "${coding}"`, { url, contentEncoding: header });
-  }
-  return codings;
+function parseCodings(header: string, url: string): ContentCoding[] {
+  const parsed = parseContentCodings(header);
+  if ('unsupported' in parsed) throw new ImportError(`the response for ${url} has an unsupported content-encoding "${parsed.unsupported}"`, { url, contentEncoding: header });
+  return parsed.codings;
 }
 
-/** RFC 1950 header check: 'deflate' is meant zlib-wrapped, but some servers send raw deflate, which browsers accept. */
-function looksLikeZlibHeader(bytes: Buffer): boolean {
-  const cmf = bytes[0] ?? 0;
-  const flg = bytes[1] ?? 0;
-  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
-}
-
-function decodeOne(input: Buffer, coding: Coding, maxOutputLength: number): Buffer {
+function decodeOne(input: Buffer, coding: ContentCoding, maxOutputLength: number): Buffer {
   // The crawler's decoder starts on the first byte, so an empty body with a Content-Encoding is empty.
   if (input.length === 0) return input;
   if (coding === 'gzip') return zlib.gunzipSync(input, { maxOutputLength });
@@ -40,7 +26,7 @@ export function decodeContent(payload: Buffer, contentEncoding: string | undefin
   const codings = parseCodings(contentEncoding, url);
   let body = payload;
   for (let i = codings.length - 1; i >= 0; i--) {
-    const coding = codings[i] as Coding;
+    const coding = codings[i] as ContentCoding;
     try {
       body = decodeOne(body, coding, maxDecodedBytes);
     } catch (err) {

@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.ts';
+import { type ContentCoding, looksLikeZlibHeader, parseContentCodings } from './content-coding.ts';
 
 export const FETCH_FAILURE_REASONS = [
   'timeout:connect',
@@ -290,20 +291,12 @@ function parseContentLength(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-type Coding = 'gzip' | 'deflate' | 'br';
-
 /** Codings in the order they were applied; identity dropped. Unknown codings are an error. */
-function parseCodings(header: string | undefined, url: string): Coding[] {
+function parseCodings(header: string | undefined, url: string): ContentCoding[] {
   if (header === undefined) return [];
-  const codings: Coding[] = [];
-  for (const part of header.split(',')) {
-    const coding = part.trim().toLowerCase();
-    if (coding === '' || coding === 'identity') continue;
-    if (coding === 'gzip' || coding === 'x-gzip') codings.push('gzip');
-    else if (coding === 'deflate' || coding === 'br') codings.push(coding);
-    else throw fetchError('bad-encoding', `unsupported content-encoding ${coding}`, { url, contentEncoding: header });
-  }
-  return codings;
+  const parsed = parseContentCodings(header);
+  if ('unsupported' in parsed) throw fetchError('bad-encoding', `unsupported content-encoding ${parsed.unsupported}`, { url, contentEncoding: header });
+  return parsed.codings;
 }
 
 async function skipBody(body: Dispatcher.ResponseData['body'], declaredLength: number | undefined, signal: AbortSignal): Promise<number> {
@@ -346,7 +339,7 @@ interface ReadBody {
   truncated: boolean;
 }
 
-async function readBody(source: Readable, codings: readonly Coding[], limits: BodyLimits): Promise<ReadBody> {
+async function readBody(source: Readable, codings: readonly ContentCoding[], limits: BodyLimits): Promise<ReadBody> {
   const { truncate, keepRaw } = limits;
   if (codings.length === 0) {
     const sink = new Collector(limits.maxBodyBytes, 'too-large:body', true, truncate);
@@ -357,7 +350,7 @@ async function readBody(source: Readable, codings: readonly Coding[], limits: Bo
   const meter = new Collector(limits.maxBodyBytes, 'too-large:body', keepRaw, truncate);
   const sink = new Collector(limits.maxDecodedBytes, 'too-large:decoded', true, truncate);
   const stages: NodeJS.ReadWriteStream[] = [meter.passThrough()];
-  for (let i = codings.length - 1; i >= 0; i--) stages.push(new ContentDecoder(codings[i] as Coding));
+  for (let i = codings.length - 1; i >= 0; i--) stages.push(new ContentDecoder(codings[i] as ContentCoding));
   const truncated = await runToLimit([source, ...stages, sink]);
   return { body: sink.result(), ...(keepRaw && { rawBody: meter.result() }), bytesReceived: meter.bytes, truncated };
 }
@@ -446,11 +439,11 @@ type Inflater = zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecomp
  * some servers, which browsers accept).
  */
 class ContentDecoder extends Transform {
-  readonly #coding: Coding;
+  readonly #coding: ContentCoding;
   #inner: Inflater | undefined;
   #held: Buffer | undefined;
 
-  constructor(coding: Coding) {
+  constructor(coding: ContentCoding) {
     super();
     this.#coding = coding;
   }
@@ -503,12 +496,6 @@ class ContentDecoder extends Transform {
     });
     return inner;
   }
-}
-
-function looksLikeZlibHeader(bytes: Buffer): boolean {
-  const cmf = bytes[0] ?? 0;
-  const flg = bytes[1] ?? 0;
-  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
 }
 
 /**
