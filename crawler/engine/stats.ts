@@ -1,32 +1,10 @@
 import type { Db } from '../store/database.ts';
+import type { CrawlStats, HarvestPoint } from './crawl-stats.ts';
 import { runTotals } from '../store/run-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import { UrlStore } from '../store/url-store.ts';
 
-/** The figures `forager stats` and `crawl --json` report. */
-export interface CrawlStats {
-  /** Responses stored (pages rows), whatever their status. */
-  fetched: number;
-  /** Fetched pages judged hot (on topic). */
-  hot: number;
-  /** hot / fetched. */
-  harvestRate: number;
-  /** URLs waiting in the frontier, including any in flight. */
-  queued: number;
-  inflight: number;
-  /** URLs given up on after their attempts (network errors, 5xx). */
-  failed: number;
-  robotsBlocked: number;
-  /** URLs recorded but not fetched: out of scope, too deep, traps, too many redirects. */
-  skipped: number;
-  hosts: number;
-  seenCacheHitRate: number;
-  pagesPerSecond: number;
-  bytesFetched: number;
-  elapsedMs: number;
-  /** Of elapsedMs, the time spent judging pages and ordering URLs (live runs only). */
-  orderingMs?: number;
-}
+export type { CrawlStats, HarvestPoint };
 
 /** Stats of a collection at rest, from what is stored. */
 export function collectionStats(db: Db): CrawlStats {
@@ -51,12 +29,6 @@ export function collectionStats(db: Db): CrawlStats {
     bytesFetched: totals.bytes,
     elapsedMs: Math.round(totals.seconds * 1000),
   };
-}
-
-export interface HarvestPoint {
-  fetched: number;
-  hot: number;
-  harvestRate: number;
 }
 
 /** Hot pages and harvest rate over pages fetched, sampled at no more than `points` places. */

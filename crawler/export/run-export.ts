@@ -1,3 +1,4 @@
+import type { ExportFormat } from '../service/api.ts';
 import { loadSettings } from '../store/settings-store.ts';
 import type { Db } from '../store/database.ts';
 import { AtomicFile } from './atomic-file.ts';
@@ -10,7 +11,7 @@ import { exportWarc } from './warc-export.ts';
 import { PageFacts } from './page-records.ts';
 import { countSelected, type ExportFilter, selectedPages } from './selection.ts';
 
-export type ExportFormat = 'warc' | 'wacz' | 'jsonl' | 'csv' | 'mirror';
+export type { ExportFormat };
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['warc', 'wacz', 'jsonl', 'csv', 'mirror'];
 
 export interface ExportSummary {

@@ -1,17 +1,8 @@
 import type { Db } from '../store/database.ts';
 import { toFtsQuery } from '../library/search.ts';
+import type { ExportFilter } from '../service/api.ts';
 
-/** Which pages an export takes. Every condition given must hold. */
-export interface ExportFilter {
-  hotOnly?: boolean;
-  minRelevance?: number;
-  /** Only pages the user labelled relevant. */
-  labelledRelevant?: boolean;
-  /** A full-text query over titles and text. */
-  text?: string;
-  /** A host name ("docs.python.org"), matched on any scheme and port. */
-  host?: string;
-}
+export type { ExportFilter };
 
 export interface ExportPage {
   seq: number;

@@ -1,30 +1,7 @@
 import { UsageError } from '../errors.ts';
 import type { LabGraph } from './graph.ts';
+import type { BudgetResult, PstCurve } from './lab-report.ts';
 import type { VirtualCrawlResult } from './virtual-crawl.ts';
-
-/** Cho et al.'s Crawl & Stop with Threshold after K pages, and the harvest rate. */
-export interface BudgetResult {
-  /** The budget as a fraction of the stored pages T. */
-  budget: number;
-  /** K = round(budget × T). */
-  pages: number;
-  /** Pages actually fetched (fewer than K when the frontier ran dry). */
-  fetched: number;
-  hotFetched: number;
-  /** PST: hot pages fetched / all hot pages; null when the graph has no hot page. */
-  pst: number | null;
-  /** Hot pages fetched / pages fetched. */
-  harvest: number;
-  /** What a random crawler is expected to reach: K / T (Cho et al.'s diagonal). */
-  randomPst: number;
-}
-
-/** PST and harvest rate after each sampled number of fetched pages. */
-export interface PstCurve {
-  pages: number[];
-  pst: (number | null)[];
-  harvest: number[];
-}
 
 export function checkBudgets(budgets: readonly number[]): void {
   if (budgets.length === 0) throw new UsageError('at least one budget is needed', { budgets });

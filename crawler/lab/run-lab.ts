@@ -3,8 +3,9 @@ import { UsageError } from '../errors.ts';
 import { createStrategy, requireStrategy } from '../ordering/registry.ts';
 import type { Db } from '../store/database.ts';
 import { loadSettings } from '../store/settings-store.ts';
-import { type BudgetResult, checkBudgets, evaluateBudgets, type PstCurve, pstCurve } from './evaluate.ts';
+import { checkBudgets, evaluateBudgets, pstCurve } from './evaluate.ts';
 import type { LabGraph } from './graph.ts';
+import type { LabReport, LabStrategyReport } from './lab-report.ts';
 import { loadLabGraph } from './load.ts';
 import { virtualCrawl } from './virtual-crawl.ts';
 
@@ -20,28 +21,6 @@ export interface LabOptions {
   randomSeed?: number;
   /** Points on each PST curve (at most). */
   curvePoints?: number;
-}
-
-export interface LabStrategyReport {
-  strategy: string;
-  budgets: BudgetResult[];
-  curve: PstCurve;
-  fetched: number;
-  /** URLs the ordering reached that the stored crawl never fetched: passed over without spending budget. */
-  unavailable: number;
-  discovered: number;
-  exhausted: boolean;
-  linksProcessed: number;
-  seconds: number;
-}
-
-export interface LabReport {
-  collection: { urls: number; pages: number; hotPages: number; links: number; seeds: number };
-  /** How pages were judged hot. */
-  hotRule: string;
-  query: string;
-  randomSeed: number;
-  results: LabStrategyReport[];
 }
 
 export interface LabGraphOptions {

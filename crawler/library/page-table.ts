@@ -1,36 +1,14 @@
 import { UsageError } from '../errors.ts';
+import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../service/api.ts';
 import type { Db } from '../store/database.ts';
 import { labelPage } from './labels.ts';
 import { searchPages } from './search.ts';
 
 /*
  * The library's queries for the UI: one page of the page list (sorted, filtered), search
- * results with their verdicts, one page's details, and labelling by fetch number.
+ * results with their verdicts, one page's details, and labelling by fetch number. Rows are
+ * the service API's own types.
  */
-
-export type PageSort = 'relevance' | 'time' | 'url';
-export type PageLabel = 'relevant' | 'irrelevant' | null;
-
-export interface PageTableRow {
-  seq: number;
-  url: string;
-  title: string | null;
-  status: number;
-  relevance: number | null;
-  hot: boolean;
-  label: PageLabel;
-  depth: number;
-  fetchedAt: string;
-  contentType: string | null;
-}
-
-export interface PageTableQuery {
-  sort?: PageSort;
-  hotOnly?: boolean;
-  filter?: string;
-  offset?: number;
-  limit?: number;
-}
 
 const COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType`;
 const FROM = `FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN labels l ON l.url_id = p.url_id`;
@@ -53,7 +31,7 @@ interface RawRow {
   contentType: string | null;
 }
 
-function toRow(r: RawRow): PageTableRow {
+function toRow(r: RawRow): PageRow {
   return {
     seq: r.seq,
     url: r.url,
@@ -73,7 +51,7 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function pageTable(db: Db, query: PageTableQuery): { total: number; offset: number; pages: PageTableRow[] } {
+export function pageTable(db: Db, query: Omit<PageListInput, 'collection'>): PageList {
   const where: string[] = [];
   const params: unknown[] = [];
   if (query.hotOnly === true) where.push('p.hot = 1');
@@ -91,7 +69,7 @@ export function pageTable(db: Db, query: PageTableQuery): { total: number; offse
   return { total, offset, pages: rows.map(toRow) };
 }
 
-export function pageRow(db: Db, seq: number): PageTableRow {
+export function pageRow(db: Db, seq: number): PageRow {
   const row = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE p.seq = ?`).get(seq) as RawRow | undefined;
   if (row === undefined) throw new UsageError(`there is no page number ${seq} in this collection`, { seq });
   return toRow(row);
@@ -113,17 +91,8 @@ export function pageLinks(db: Db, seq: number): PageLinks {
   return { ...counts, note: page?.note ?? null, hasBody: page?.hasBody === 1 };
 }
 
-export interface SearchRow {
-  seq: number;
-  url: string;
-  title: string | null;
-  snippet: string;
-  relevance: number | null;
-  hot: boolean;
-}
-
 /** Full-text search, best first, with each hit's verdict; matched words are wrapped in `marks`. */
-export function searchTable(db: Db, text: string, limit: number, marks: [string, string]): SearchRow[] {
+export function searchTable(db: Db, text: string, limit: number, marks: [string, string]): SearchResult[] {
   const hits = searchPages(db, text, { limit, highlight: marks });
   if (hits.length === 0) return [];
   const verdict = db.prepare('SELECT relevance, hot FROM pages WHERE seq = ?');
@@ -133,7 +102,7 @@ export function searchTable(db: Db, text: string, limit: number, marks: [string,
   });
 }
 
-export function labelBySeq(db: Db, seq: number, relevant: boolean): PageTableRow {
+export function labelBySeq(db: Db, seq: number, relevant: boolean): PageRow {
   const row = pageRow(db, seq);
   labelPage(db, row.url, relevant);
   return pageRow(db, seq);

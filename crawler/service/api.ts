@@ -4,10 +4,14 @@
  * (electron/). Every method takes one plain JSON object and returns plain JSON, so
  * both transports can validate what comes in (schema.ts) and pass results through as is.
  */
+import type { CrawlStats, HarvestPoint } from '../engine/crawl-stats.ts';
+import type { LabReport } from '../lab/lab-report.ts';
 import type { SignalExplanation } from '../ordering/strategy.ts';
 
 // This file is imported by the renderer too, so it imports nothing that needs Node.
 export type ScopeMode = 'hosts' | 'domains' | 'any';
+export type { HarvestPoint };
+export type { BudgetResult as LabBudgetResult, LabReport, LabStrategyReport as LabStrategyResult } from '../lab/lab-report.ts';
 
 /** A collection is one SQLite file; its id is the file name without `.forager`. */
 export interface CollectionInfo {
@@ -52,19 +56,8 @@ export interface CollectionRef {
   collection: string;
 }
 
-export interface CrawlFigures {
-  fetched: number;
-  hot: number;
-  harvestRate: number;
-  queued: number;
-  inflight: number;
-  failed: number;
-  robotsBlocked: number;
-  skipped: number;
-  pagesPerSecond: number;
-  bytesFetched: number;
-  elapsedMs: number;
-}
+/** A crawl's figures as the dashboard shows them: the engine's stats less its diagnostics. */
+export type CrawlFigures = Omit<CrawlStats, 'hosts' | 'seenCacheHitRate' | 'orderingMs'>;
 
 export interface HostActivity {
   origin: string;
@@ -81,12 +74,6 @@ export interface CrawlProblem {
   /** 'failure' (network, HTTP), 'robots' (blocked by robots.txt) or 'skipped' (scope, traps). */
   kind: 'failure' | 'robots' | 'skipped';
   reason: string;
-}
-
-export interface HarvestPoint {
-  fetched: number;
-  hot: number;
-  harvestRate: number;
 }
 
 export interface CrawlStatus {
@@ -179,12 +166,15 @@ export interface LabelInput extends PageRef {
 /** A mirror is delivered as a zip of the pages' sanitised HTML with an index.html. */
 export type ExportFormat = 'warc' | 'wacz' | 'jsonl' | 'csv' | 'mirror';
 
+/** Which pages an export takes. Every condition given must hold. */
 export interface ExportFilter {
   hotOnly?: boolean;
   minRelevance?: number;
+  /** Only pages the user labelled relevant. */
   labelledRelevant?: boolean;
-  /** A full-text query. */
+  /** A full-text query over titles and text. */
   text?: string;
+  /** A host name ("docs.python.org"), matched on any scheme and port. */
   host?: string;
 }
 
@@ -206,37 +196,6 @@ export interface LabInput extends CollectionRef {
   strategies: string[];
   budgets: number[];
   hot?: string;
-}
-
-export interface LabBudgetResult {
-  budget: number;
-  pages: number;
-  fetched: number;
-  hotFetched: number;
-  /** Hot pages fetched / all hot pages (Cho's PST); null when the collection has no hot page. */
-  pst: number | null;
-  harvest: number;
-  randomPst: number;
-}
-
-export interface LabStrategyResult {
-  strategy: string;
-  budgets: LabBudgetResult[];
-  curve: { pages: number[]; pst: (number | null)[]; harvest: number[] };
-  fetched: number;
-  unavailable: number;
-  discovered: number;
-  exhausted: boolean;
-  linksProcessed: number;
-  seconds: number;
-}
-
-export interface LabReport {
-  collection: { urls: number; pages: number; hotPages: number; links: number; seeds: number };
-  hotRule: string;
-  query: string;
-  randomSeed: number;
-  results: LabStrategyResult[];
 }
 
 export interface ServiceInfo {

@@ -2,7 +2,7 @@ import { CrawlEngine, type FailureEvent, type PageEvent, type RunOutcome } from 
 import { collectionStats, harvestSeries } from '../engine/stats.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { Db } from '../store/database.ts';
-import type { CrawlFigures, CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from './api.ts';
+import type { CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from './api.ts';
 
 const MAX_PROBLEMS = 50;
 const MAX_SERIES_POINTS = 200;
@@ -116,19 +116,8 @@ export class CrawlSession {
   status(maxPages: number): CrawlStatus {
     const engine = this.#engine;
     const stats = engine?.stats() ?? collectionStats(this.#db);
-    const figures: CrawlFigures = {
-      fetched: stats.fetched,
-      hot: stats.hot,
-      harvestRate: stats.harvestRate,
-      queued: stats.queued,
-      inflight: stats.inflight,
-      failed: stats.failed,
-      robotsBlocked: stats.robotsBlocked,
-      skipped: stats.skipped,
-      pagesPerSecond: stats.pagesPerSecond,
-      bytesFetched: stats.bytesFetched,
-      elapsedMs: stats.elapsedMs,
-    };
+    // The dashboard's figures are the stats less the engine's diagnostics.
+    const { hosts: _hosts, seenCacheHitRate: _hitRate, orderingMs: _orderingMs, ...figures } = stats;
     const hosts: HostActivity[] = (engine?.hostActivity(MAX_HOSTS) ?? []).map((h) => ({ ...h, nextAllowedAt: h.nextAllowedAt === null ? null : new Date(h.nextAllowedAt).toISOString() }));
     return {
       collection: this.collection,

@@ -1,0 +1,32 @@
+// Plain data with no imports: the UI's API (service/api.ts) uses these types too.
+
+/** The figures `forager stats` and `crawl --json` report. */
+export interface CrawlStats {
+  /** Responses stored (pages rows), whatever their status. */
+  fetched: number;
+  /** Fetched pages judged hot (on topic). */
+  hot: number;
+  /** hot / fetched. */
+  harvestRate: number;
+  /** URLs waiting in the frontier, including any in flight. */
+  queued: number;
+  inflight: number;
+  /** URLs given up on after their attempts (network errors, 5xx). */
+  failed: number;
+  robotsBlocked: number;
+  /** URLs recorded but not fetched: out of scope, too deep, traps, too many redirects. */
+  skipped: number;
+  hosts: number;
+  seenCacheHitRate: number;
+  pagesPerSecond: number;
+  bytesFetched: number;
+  elapsedMs: number;
+  /** Of elapsedMs, the time spent judging pages and ordering URLs (live runs only). */
+  orderingMs?: number;
+}
+
+export interface HarvestPoint {
+  fetched: number;
+  hot: number;
+  harvestRate: number;
+}
