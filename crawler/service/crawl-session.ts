@@ -55,14 +55,14 @@ export class CrawlSession {
   #engine: CrawlEngine | undefined;
   #state: CrawlState = 'idle';
   #lastOutcome: string | null = null;
-  #series: HarvestSeries;
+  /** Built from the store when first needed, and afresh at each start (labels may have changed hot flags). */
+  #series: HarvestSeries | undefined;
   readonly #problems: CrawlProblem[] = [];
   #settings: CrawlSettings | undefined;
 
   constructor(collection: string, db: Db) {
     this.collection = collection;
     this.#db = db;
-    this.#series = new HarvestSeries(harvestSeries(db, MAX_SERIES_POINTS / 2));
   }
 
   get state(): CrawlState {
@@ -73,9 +73,10 @@ export class CrawlSession {
   start(settings: CrawlSettings, finished: () => void): void {
     if (this.#engine !== undefined) return;
     this.#settings = settings;
-    this.#series = new HarvestSeries(harvestSeries(this.#db, MAX_SERIES_POINTS / 2));
+    const series = this.#storedSeries();
+    this.#series = series;
     const engine = new CrawlEngine(this.#db, settings);
-    engine.on('page', (page: PageEvent) => this.#series.add(page.hot));
+    engine.on('page', (page: PageEvent) => series.add(page.hot));
     engine.on('failure', (failure: FailureEvent) => {
       if (!failure.willRetry) this.#problem('failure', failure.url, failure.reason);
     });
@@ -125,7 +126,7 @@ export class CrawlSession {
       lastOutcome: this.#lastOutcome,
       maxPages: this.#settings?.maxPages ?? maxPages,
       figures,
-      series: this.#series.points(),
+      series: (this.#series ??= this.#storedSeries()).points(),
       hosts,
       problems: [...this.#problems].reverse(),
     };
@@ -144,6 +145,10 @@ export class CrawlSession {
       if (row === undefined) return [];
       return [{ url: row.url, depth: row.depth, priority: t.priority, signals: engine.explain(t.urlId).signals }];
     });
+  }
+
+  #storedSeries(): HarvestSeries {
+    return new HarvestSeries(harvestSeries(this.#db, MAX_SERIES_POINTS / 2));
   }
 
   #problem(kind: CrawlProblem['kind'], url: string, reason: string): void {
