@@ -1,18 +1,14 @@
 import type { ForagerService } from '../service/service.ts';
-import { viewPath } from '../service/wire.ts';
 import { createCollectionPageSource } from '../viewer/page-source.ts';
 import { storedPageHeaders } from '../viewer/stored-page-csp.ts';
-import { createStoredPageHandler, parseViewerUrl } from '../viewer/stored-page-handler.ts';
+import { createStoredPageHandler, parseViewerUrl, viewerRoutes } from '../viewer/stored-page-handler.ts';
 import type { StoredPagesFactory } from './server.ts';
 
 /** Stored pages under /stored/: in-collection links stay in the viewer, others go through the external-link page. */
 export function createServeStoredPages(service: ForagerService): StoredPagesFactory {
   const source = createCollectionPageSource((collection) => service.database(collection));
   return (linkPrefix) => {
-    const handler = createStoredPageHandler(source, {
-      pageHref: (collection, seq) => `${linkPrefix}${viewPath(collection, seq)}`,
-      externalHref: (url) => `${linkPrefix}external?url=${encodeURIComponent(url)}`,
-    });
+    const handler = createStoredPageHandler(source, viewerRoutes('serve', linkPrefix));
     return async (request) => {
       const target = parseViewerUrl(new URL(request.url), 'serve');
       if (target === undefined) return new Response('not found\n', { status: 404, headers: { ...storedPageHeaders(), 'content-type': 'text/plain; charset=utf-8' } });
