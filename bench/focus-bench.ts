@@ -1,154 +1,251 @@
 /**
- * Focused-ordering benchmark (`npm run bench:focus`): on real sites served over loopback
- * (python3.11-doc and git-doc), each topic is crawled once per strategy with Cho-style hot
- * predicates, and PST (share of the topic's hot pages fetched) and harvest rate are read
- * at budgets of 5, 10, 20 and 40% of the site. Ground truth: the same predicate applied to
- * every page of a full crawl of the site.
+ * Focused-ordering benchmark (`npm run bench:focus`): does Forager fetch the on-topic pages
+ * first, on real manuals it has never seen, with its default settings?
  *
- * The topics are samples, chosen before tuning and never tuned for: see bench/README.md.
+ * Nine Debian documentation packages are served over loopback (bench/focus/sites.ts); 35
+ * topics (bench/focus/topics.ts) each pair a driving query with a Cho-style hot predicate
+ * that Forager is never told in default mode. Every site is crawled in full once and the
+ * crawl stored (bench/focus/full-crawls.ts); then, per topic:
  *
- *   npm run bench:focus [-- --strategies bfs,focused --topics xml,submodules --json]
+ *   1. judge agreement: the default judge's hot verdicts over the whole site, against the
+ *      predicate (precision and recall);
+ *   2. lab replays of the stored crawl under bfs, naive and focused, in default mode (the
+ *      crawl's own judge) and in --hot mode (the predicate as the judge);
+ *   3. real crawls of the served site with `forager crawl` under the same strategies in
+ *      default mode: the headline figures.
+ *
+ * PST at b = hot pages among the first round(b × T) fetches / all hot pages, where T is the
+ * number of HTML pages of the site and every stored response counts as a fetch. Then the
+ * cost of focus: a full crawl of python3.11-doc with focused against bfs (pages/s, and the
+ * share of time spent judging and ordering), and the strategy's memory per known URL.
+ *
+ *   npm run bench:focus [-- --sites python,git] [--topics py-xml,…] [--half tuning|check|all]
+ *                       [--strategies bfs,naive,focused] [--no-real] [--no-cost] [--runs 3] [--json]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { createHotRule } from '../crawler/relevance/hot.ts';
-import { termCounts } from '../crawler/relevance/text.ts';
-import { runJsonChild, shebangNodeFlags } from './support/child-run.ts';
+import { runJsonChild } from './support/child-run.ts';
 import { startSites, type ServedSite } from './support/nginx-sites.ts';
+import { fullCrawl } from './focus/full-crawls.ts';
+import { pathOf, realCrawl } from './focus/real-crawls.ts';
+import { judgeAgreement, loadSiteReplay, pst, replay, truthOf, type Agreement, type JudgeMode, type SiteReplay } from './focus/replay.ts';
+import { BENCH_SITES, missingPackages, type BenchSite } from './focus/sites.ts';
+import { TOPICS, type Topic, type TopicHalf } from './focus/topics.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
-const FORAGER = join(REPO_ROOT, 'bin', 'forager.js');
-const BUDGETS = [0.05, 0.1, 0.2, 0.4] as const;
-const ALL_STRATEGIES = ['bfs', 'random', 'backlink', 'pagerank', 'fpr', 'cho', 'focused'];
+const BUDGETS = [0.05, 0.1, 0.2] as const;
+const AT_10 = 1;
 
-interface Topic {
-  key: string;
-  site: 'python' | 'git';
-  query: string;
-  hot: string;
+const { values } = parseArgs({
+  options: {
+    sites: { type: 'string' },
+    topics: { type: 'string' },
+    half: { type: 'string' },
+    strategies: { type: 'string' },
+    'no-real': { type: 'boolean' },
+    'no-cost': { type: 'boolean' },
+    runs: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+});
+const strategies = (values.strategies ?? 'bfs,naive,focused').split(',');
+const half = (values.half ?? 'all') as TopicHalf | 'all';
+const topics = TOPICS.filter(
+  (t) =>
+    (values.sites === undefined || values.sites.split(',').includes(t.site)) &&
+    (values.topics === undefined || values.topics.split(',').includes(t.key)) &&
+    (half === 'all' || t.half === half),
+);
+const sites = BENCH_SITES.filter((s) => topics.some((t) => t.site === s.key) || (!values['no-cost'] && s.key === 'python'));
+const log = (line = ''): void => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+
+const missing = missingPackages(sites);
+if (missing.length > 0) {
+  process.stderr.write(`bench:focus needs Debian packages: apt-get install -y nginx-light ${missing.join(' ')}\n`);
+  process.exit(2);
 }
 
-/** Driving queries and Cho-style hot predicates (title term, or a term at least N times in the body). */
-const TOPICS: readonly Topic[] = [
-  { key: 'xml', site: 'python', query: 'parsing and processing XML documents', hot: 'title:xml|body>=10:xml' },
-  { key: 'email', site: 'python', query: 'email messages and MIME', hot: 'title:email|title:mime' },
-  { key: 'sockets', site: 'python', query: 'sockets and network servers', hot: 'title:socket|body>=8:socket' },
-  { key: 'threads', site: 'python', query: 'threads, locks and concurrent execution', hot: 'title:thread|title:concurrent|body>=8:lock' },
-  { key: 'http', site: 'python', query: 'HTTP clients, servers and URLs', hot: 'title:http|title:url|body>=10:http' },
-  { key: 'submodules', site: 'git', query: 'working with submodules', hot: 'title:submodule|body>=5:submodule' },
-  { key: 'rebase', site: 'git', query: 'rebasing and rewriting history', hot: 'title:rebase|body>=6:rebase' },
-  { key: 'diff', site: 'git', query: 'showing diffs between commits', hot: 'title:diff|body>=15:diff' },
-];
-
-const SITE_ROOTS = { python: '/usr/share/doc/python3.11/html', git: '/usr/share/doc/git/html' } as const;
-
-interface CrawlReport {
-  fetchOrder: string[];
-  elapsedMs: number;
-  orderingMs: number;
+interface TopicResult {
+  topic: Topic;
+  hot: number;
+  htmlPages: number;
+  /** The best PST any order could reach at each budget: min(1, fetches / hot pages). */
+  ceiling: number[];
+  judge: Agreement;
+  /** [mode][strategy] → PST per budget. */
+  lab: Record<JudgeMode, Record<string, number[]>>;
+  real: Record<string, number[]>;
+  realOrderingShare: Record<string, number>;
 }
 
-async function crawl(dbPath: string, seed: string, query: string, hot: string, strategy: string, maxPages: number): Promise<CrawlReport> {
-  const args = [
-    ...shebangNodeFlags(FORAGER), FORAGER, 'crawl', '--db', dbPath, '--query', query, '--seed', seed, '--hot', hot,
-    '--strategy', strategy, '--max-pages', String(maxPages), '--delay-ms', '0', '--delay-factor', '0', '--concurrency', '8', '--json',
-  ];
-  const { json } = await runJsonChild(process.execPath, args, { cwd: REPO_ROOT, timeoutMs: 600_000, label: `forager ${strategy}` });
-  const db = new Database(dbPath, { readonly: true });
-  const fetchOrder = db.prepare("SELECT u.url FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.status BETWEEN 200 AND 299 ORDER BY p.seq").pluck().all() as string[];
-  db.close();
-  return { fetchOrder, elapsedMs: Number(json.elapsedMs), orderingMs: Number(json.orderingMs ?? 0) };
+function mean(xs: readonly number[]): number {
+  return xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-/** The hot set of a topic: its predicate applied to every page of a full crawl. */
-function hotSet(fullDb: string, spec: string): Set<string> {
-  const rule = createHotRule(spec, undefined);
-  const db = new Database(fullDb, { readonly: true });
-  const rows = db.prepare("SELECT u.url, coalesce(p.title, '') AS title, coalesce(p.text, '') AS text FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.text IS NOT NULL").all() as { url: string; title: string; text: string }[];
-  db.close();
-  const hot = new Set<string>();
-  for (const row of rows) {
-    if (rule.isHot({ title: row.title, text: row.text, relevance: 0, titleTerms: termCounts(row.title), bodyTerms: termCounts(row.text) })) hot.add(row.url);
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+}
+
+const f2 = (x: number): string => (Number.isNaN(x) ? '  -  ' : x.toFixed(2));
+
+async function measureTopic(site: SiteReplay, served: ServedSite, topic: Topic, tmp: string): Promise<TopicResult> {
+  const truth = truthOf(site, topic.predicate);
+  const hot = truth.reduce((a, b) => a + b, 0);
+  const fetches = BUDGETS.map((b) => Math.max(1, Math.round(b * site.htmlPages)));
+  const maxFetches = fetches[fetches.length - 1] as number;
+  const result: TopicResult = {
+    topic,
+    hot,
+    htmlPages: site.htmlPages,
+    ceiling: fetches.map((k) => Math.min(1, k / Math.max(1, hot))),
+    judge: judgeAgreement(site, topic, truth),
+    lab: { default: {}, hot: {} },
+    real: {},
+    realOrderingShare: {},
+  };
+  for (const mode of ['default', 'hot'] as const) {
+    for (const strategy of strategies) {
+      const order = replay(site, topic, strategy, mode, maxFetches);
+      result.lab[mode][strategy] = fetches.map((k) => pst(order, truth, k));
+    }
   }
-  return hot;
+  if (!values['no-real']) {
+    const hotPaths = new Set<string>();
+    truth.forEach((t, v) => {
+      if (t === 1) hotPaths.add(pathOf(site.graph.urls[v] as string));
+    });
+    for (const strategy of strategies) {
+      const crawl = await realCrawl({ dir: tmp, seed: served.seed, topic, strategy, mode: 'default', maxPages: maxFetches });
+      result.real[strategy] = fetches.map((k) => crawl.order.slice(0, k).filter((p) => hotPaths.has(p)).length / Math.max(1, hot));
+      result.realOrderingShare[strategy] = crawl.orderingMs / Math.max(1, crawl.elapsedMs);
+    }
+  }
+  return result;
 }
 
-function mean(xs: number[]): number {
-  return xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length;
+function topicTable(results: readonly TopicResult[], source: (r: TopicResult) => Record<string, number[]> | undefined, title: string): void {
+  log(`\n${title}: PST at ${BUDGETS.map((b) => `${b * 100}%`).join(' / ')} of each site`);
+  log(`${'topic'.padEnd(18)} ${'hot/pages'.padStart(10)}  ${'ceiling'.padEnd(16)} ${strategies.map((s) => s.padEnd(16)).join(' ')}`);
+  for (const r of results) {
+    const row = source(r);
+    if (row === undefined) continue;
+    log(`${r.topic.key.padEnd(18)} ${`${r.hot}/${r.htmlPages}`.padStart(10)}  ${r.ceiling.map(f2).join(' ').padEnd(16)} ${strategies.map((s) => (row[s] ?? []).map(f2).join(' ').padEnd(16)).join(' ')}`);
+  }
+  const perSite = new Map<string, TopicResult[]>();
+  for (const r of results) perSite.set(r.topic.site, [...(perSite.get(r.topic.site) ?? []), r]);
+  for (const [key, rs] of perSite) {
+    log(`  ${`mean ${key}`.padEnd(26)}  ${''.padEnd(16)} ${strategies.map((s) => BUDGETS.map((_, b) => f2(mean(rs.map((r) => source(r)?.[s]?.[b] ?? Number.NaN)))).join(' ').padEnd(16)).join(' ')}`);
+  }
+  log(`  ${'MEAN'.padEnd(26)}  ${BUDGETS.map((_, b) => f2(mean(results.map((r) => r.ceiling[b] as number)))).join(' ').padEnd(16)} ${strategies.map((s) => BUDGETS.map((_, b) => f2(mean(results.map((r) => source(r)?.[s]?.[b] ?? Number.NaN)))).join(' ').padEnd(16)).join(' ')}`);
 }
 
-const { values } = parseArgs({ options: { strategies: { type: 'string' }, topics: { type: 'string' }, json: { type: 'boolean' } } });
-const strategies = values.strategies?.split(',') ?? ALL_STRATEGIES;
-const topics = values.topics === undefined ? TOPICS : TOPICS.filter((t) => values.topics?.split(',').includes(t.key));
-const log = (line: string): void => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
+function judgeTable(results: readonly TopicResult[]): void {
+  log('\nJudge agreement over each whole site (default judge, verdicts as stored at the end of the crawl) against the predicate');
+  log(`${'topic'.padEnd(18)} ${'hot'.padStart(5)} ${'judged'.padStart(7)} precision recall`);
+  for (const r of results) log(`${r.topic.key.padEnd(18)} ${String(r.hot).padStart(5)} ${String(r.judge.judgedHot).padStart(7)} ${f2(r.judge.precision).padStart(9)} ${f2(r.judge.recall).padStart(6)}`);
+  log(`${'MEAN'.padEnd(32)} ${f2(mean(results.map((r) => r.judge.precision))).padStart(9)} ${f2(mean(results.map((r) => r.judge.recall))).padStart(6)}`);
+}
+
+interface CostFigures {
+  focusedPagesPerSecond: number;
+  bfsPagesPerSecond: number;
+  ratio: number;
+  orderingShare: number;
+  bytesPerKnownUrl: number;
+}
+
+async function measureCost(served: ServedSite, tmp: string, runs: number): Promise<CostFigures> {
+  const rates: Record<string, number[]> = { focused: [], bfs: [] };
+  const shares: number[] = [];
+  const topic = TOPICS.find((t) => t.site === 'python') as Topic;
+  for (let run = 0; run < runs; run++) {
+    for (const strategy of run % 2 === 0 ? ['focused', 'bfs'] : ['bfs', 'focused']) {
+      const crawl = await realCrawl({ dir: tmp, seed: served.seed, topic, strategy, mode: 'default', maxPages: 100_000 });
+      rates[strategy]?.push(crawl.pagesPerSecond);
+      if (strategy === 'focused') shares.push(crawl.orderingMs / crawl.elapsedMs);
+      log(`  run ${run + 1}: ${strategy} ${crawl.order.length} pages, ${crawl.pagesPerSecond.toFixed(1)} pages/s, judging and ordering ${((crawl.orderingMs / crawl.elapsedMs) * 100).toFixed(1)}% of crawl time`);
+    }
+  }
+  const memory = await runJsonChild(process.execPath, ['--expose-gc', join(REPO_ROOT, 'bench/focus/strategy-memory.ts'), '--pages', '200000'], {
+    cwd: REPO_ROOT,
+    timeoutMs: 600_000,
+    label: 'strategy memory',
+  });
+  const focused = median(rates.focused as number[]);
+  const bfs = median(rates.bfs as number[]);
+  return { focusedPagesPerSecond: focused, bfsPagesPerSecond: bfs, ratio: focused / bfs, orderingShare: median(shares), bytesPerKnownUrl: Number(memory.json.bytesPerUrl) };
+}
+
+function checks(results: readonly TopicResult[], cost: CostFigures | undefined): [string, boolean][] {
+  const check = results.filter((r) => r.topic.half === 'check');
+  const scored = check.length > 0 ? check : results;
+  const which = check.length > 0 ? 'check half' : 'topics run';
+  const source = (r: TopicResult): Record<string, number[]> => (Object.keys(r.real).length > 0 ? r.real : r.lab.default);
+  const at10 = (s: string, rs: readonly TopicResult[]): number => mean(rs.map((r) => source(r)[s]?.[AT_10] ?? Number.NaN));
+  const out: [string, boolean][] = [];
+  if (strategies.includes('focused')) {
+    const focused = at10('focused', scored);
+    out.push([`focused mean PST@10% >= 0.80 on the ${which} (${f2(focused)})`, focused >= 0.8]);
+    if (strategies.includes('bfs')) {
+      const ratio = focused / at10('bfs', scored);
+      out.push([`focused >= 4 x bfs at 10% on the ${which} (${ratio.toFixed(2)}x)`, ratio >= 4]);
+    }
+    if (strategies.includes('naive')) {
+      const siteKeys = [...new Set(scored.map((r) => r.topic.site))];
+      const behind = siteKeys.filter((k) => at10('focused', scored.filter((r) => r.topic.site === k)) <= at10('naive', scored.filter((r) => r.topic.site === k)));
+      out.push([`focused above naive on every site's mean at 10% on the ${which}${behind.length > 0 ? ` (not on ${behind.join(', ')})` : ''}`, behind.length === 0]);
+    }
+  }
+  const p = mean(scored.map((r) => r.judge.precision));
+  const rc = mean(scored.map((r) => r.judge.recall));
+  out.push([`judge precision and recall >= 0.7 on the mean of the ${which} (${f2(p)} / ${f2(rc)})`, p >= 0.7 && rc >= 0.7]);
+  if (cost !== undefined) {
+    out.push([`judging and ordering < 20% of crawl time at full speed (${(cost.orderingShare * 100).toFixed(1)}%)`, cost.orderingShare < 0.2]);
+    out.push([`focused crawl of python3.11-doc within 15% of bfs pages/s (${cost.focusedPagesPerSecond.toFixed(1)} vs ${cost.bfsPagesPerSecond.toFixed(1)}, ${cost.ratio.toFixed(2)}x)`, cost.ratio >= 0.85]);
+    out.push([`focused strategy memory < 200 bytes per known URL (${cost.bytesPerKnownUrl.toFixed(0)})`, cost.bytesPerKnownUrl < 200]);
+  }
+  return out;
+}
 
 const tmp = mkdtempSync(join(tmpdir(), 'forager-focus-'));
-const served = await startSites([
-  { name: 'python', root: SITE_ROOTS.python },
-  { name: 'git', root: SITE_ROOTS.git },
-]);
+const served = await startSites(sites.map((s: BenchSite) => ({ name: s.key, root: s.root(), entry: s.entry })));
 try {
-  const siteOf = (key: string): ServedSite => served.sites.find((s) => s.name === key) as ServedSite;
-  const full: Record<string, { db: string; pages: number }> = {};
-  for (const key of ['python', 'git'] as const) {
-    const db = join(tmp, `${key}-full.db`);
-    const report = await crawl(db, siteOf(key).seed, 'full site', 'title:zzzz', 'bfs', 100_000);
-    full[key] = { db, pages: report.fetchOrder.length };
-    log(`${key}: full crawl ${report.fetchOrder.length} pages`);
-  }
-  const results: Record<string, Record<string, { pst: number[]; harvest: number[] }>> = {};
-  let orderingMs = 0;
-  let crawlMs = 0;
-  for (const topic of topics) {
-    const site = full[topic.site] as { db: string; pages: number };
-    const hot = hotSet(site.db, topic.hot);
-    log(`\n${topic.key} (${topic.site}): "${topic.query}"  hot = ${topic.hot}  → ${hot.size} hot pages of ${site.pages}`);
-    for (const strategy of strategies) {
-      const db = join(tmp, `${topic.key}-${strategy}.db`);
-      const report = await crawl(db, siteOf(topic.site).seed, topic.query, topic.hot, strategy, Math.ceil(site.pages * 0.4));
-      orderingMs += report.orderingMs;
-      crawlMs += report.elapsedMs;
-      const pst: number[] = [];
-      const harvest: number[] = [];
-      for (const budget of BUDGETS) {
-        const k = Math.max(1, Math.round(site.pages * budget));
-        const fetched = report.fetchOrder.slice(0, k);
-        const found = fetched.filter((u) => hot.has(u)).length;
-        pst.push(found / hot.size);
-        harvest.push(found / fetched.length);
-      }
-      ((results[strategy] ??= {})[topic.key] = { pst, harvest });
-      log(`  ${strategy.padEnd(9)} PST ${pst.map((p) => p.toFixed(2)).join(' ')}   harvest ${harvest.map((h) => h.toFixed(2)).join(' ')}`);
-      rmSync(db, { force: true });
+  const servedOf = (key: string): ServedSite => served.sites.find((s) => s.name === key) as ServedSite;
+  const results: TopicResult[] = [];
+  for (const site of sites) {
+    const siteTopics = topics.filter((t) => t.site === site.key);
+    if (siteTopics.length === 0) continue;
+    const stored = await fullCrawl(site, servedOf(site.key));
+    log(`${site.key}: ${stored.fresh ? `crawled in full in ${stored.seconds.toFixed(1)} s` : 'stored full crawl reused'}`);
+    const replaySite = loadSiteReplay(site.key, stored.db);
+    for (const topic of siteTopics) {
+      const r = await measureTopic(replaySite, servedOf(site.key), topic, tmp);
+      results.push(r);
+      log(`  ${topic.key} (${topic.half}): "${topic.query}", ${topic.predicate}: ${r.hot} hot of ${r.htmlPages}; focused ${(r.real.focused ?? r.lab.default.focused ?? []).map(f2).join(' ')}`);
     }
   }
-  const meanPst = (s: string, b: number): number => mean(Object.values(results[s] ?? {}).map((r) => r.pst[b] as number));
-  const meanHarvest = (s: string, b: number): number => mean(Object.values(results[s] ?? {}).map((r) => r.harvest[b] as number));
-  log(`\nmean over ${topics.length} topics            PST at ${BUDGETS.map((b) => `${b * 100}%`).join(' / ')}      harvest rate`);
-  for (const s of strategies) {
-    log(`  ${s.padEnd(9)} ${BUDGETS.map((_, b) => meanPst(s, b).toFixed(3)).join('  ')}    ${BUDGETS.map((_, b) => meanHarvest(s, b).toFixed(3)).join('  ')}`);
+  for (const which of ['tuning', 'check'] as const) {
+    const rs = results.filter((r) => r.topic.half === which);
+    if (rs.length === 0) continue;
+    log(`\n=== ${which.toUpperCase()} HALF (${rs.length} topics) ===`);
+    if (!values['no-real']) topicTable(rs, (r) => r.real, 'Real crawls, default mode (headline)');
+    topicTable(rs, (r) => r.lab.default, 'Lab replays, default mode');
+    topicTable(rs, (r) => r.lab.hot, 'Lab replays, --hot mode (the predicate is the judge)');
+    judgeTable(rs);
   }
-  const summary: Record<string, unknown> = { topics: topics.map((t) => t.key), budgets: BUDGETS, results, orderingShare: orderingMs / crawlMs };
-  if (strategies.includes('focused')) {
-    const at10 = meanPst('focused', 1);
-    const checks: [string, boolean][] = [[`focused mean PST at 10% ≥ 0.8 (measured ${at10.toFixed(3)})`, at10 >= 0.8]];
-    if (strategies.includes('bfs')) {
-      const ratio = at10 / Math.max(meanPst('bfs', 1), 1e-9);
-      checks.push([`focused ≥ 4 × bfs at 10% (measured ${ratio.toFixed(2)}×)`, ratio >= 4]);
-    }
-    for (const peer of ['cho', 'bfs', 'random'].filter((p) => strategies.includes(p))) {
-      const beats = BUDGETS.every((_, b) => meanPst('focused', b) > meanPst(peer, b));
-      checks.push([`focused beats ${peer} at every budget`, beats]);
-    }
-    checks.push([`ordering overhead < 20% of crawl time (measured ${((orderingMs / crawlMs) * 100).toFixed(1)}%)`, orderingMs / crawlMs < 0.2]);
-    log('\nTargets');
-    for (const [text, ok] of checks) log(`  ${ok ? 'PASS' : 'MISS'}  ${text}`);
-    summary.checks = Object.fromEntries(checks);
+  let cost: CostFigures | undefined;
+  if (!values['no-cost']) {
+    log('\nCost: full crawls of python3.11-doc, focused (default mode) and bfs, alternating');
+    cost = await measureCost(servedOf('python'), tmp, Number(values.runs ?? 3));
+    log(`  medians: focused ${cost.focusedPagesPerSecond.toFixed(1)} pages/s, bfs ${cost.bfsPagesPerSecond.toFixed(1)} pages/s (${cost.ratio.toFixed(2)}x); judging and ordering ${(cost.orderingShare * 100).toFixed(1)}% of crawl time; strategy memory ${cost.bytesPerKnownUrl.toFixed(0)} bytes per known URL`);
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  const outcome = checks(results, cost);
+  log('\nTargets');
+  for (const [text, ok] of outcome) log(`  ${ok ? 'PASS' : 'MISS'}  ${text}`);
+  if (values.json) process.stdout.write(`${JSON.stringify({ budgets: BUDGETS, strategies, results, cost, checks: Object.fromEntries(outcome) })}\n`);
 } finally {
   await served.stop();
   rmSync(tmp, { recursive: true, force: true });

@@ -121,7 +121,7 @@ export function buildSyntheticCollection(path: string, pages: number): void {
             urlId: n + 1, status: 200, httpVersion: '1.1', statusText: 'OK', headers, contentType: 'text/html; charset=utf-8',
             charset: 'utf-8', body: gzipped, bodyBytes: decodedLength, wireBytes: encoded ? gzipped.length : decodedLength,
             title, text: `${title} ${sentence(rand, 120)} ${sentence(rand, 60)}`, terms: 'checkpoint wal log recoveri', relevance,
-            hot: relevance >= 0.6, noindex: false, nofollow: false, canonical: null, redirectTo: null, note: null,
+            hot: relevance >= 0.6, judgedHot: relevance >= 0.6, noindex: false, nofollow: false, canonical: null, redirectTo: null, note: null,
             startedAt: date.getTime(), fetchedAt: date.getTime() + 35, responseMs: 35, remoteAddress: `192.0.2.${1 + (n % HOSTS)}`,
             requestHead:
               `GET ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\nuser-agent: ${DEFAULT_USER_AGENT}\r\n` +

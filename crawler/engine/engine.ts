@@ -19,11 +19,13 @@ import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
 import { replayHistory } from './history-replay.ts';
 import type { HostState } from './host-state.ts';
-import type { PageJudge } from './page-judge.ts';
-import { createPageJudge } from './relevance-judge.ts';
+import type { PageJudge } from '../relevance/judge.ts';
+import { createPageJudge, knownLabels } from './relevance-judge.ts';
+import { VerdictRevision } from './verdict-revision.ts';
 import { HttpClient } from './http-client.ts';
 import { PageRecorder, type RecordedPage } from './page-recorder.ts';
 import { RobotsGate } from './robots-gate.ts';
+import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from './stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 
@@ -45,6 +47,8 @@ export interface EngineOptions {
   parseWorkers?: number;
   /** Judges fetched pages (relevance and hot); by default the query's relevance model and hot rule. */
   judge?: PageJudge;
+  /** Orders the frontier; by default the strategy the settings name. */
+  strategy?: OrderingStrategy;
 }
 
 export interface PageEvent extends RecordedPage {
@@ -69,6 +73,8 @@ export class CrawlEngine extends EventEmitter {
   readonly #robots: RobotsGate;
   readonly #admission: UrlAdmission;
   readonly #recorder: PageRecorder;
+  readonly #judge: PageJudge;
+  readonly #revision: VerdictRevision;
   readonly #http: HttpClient;
   readonly #parser: ParsePool;
   readonly #strategy: OrderingStrategy;
@@ -97,9 +103,12 @@ export class CrawlEngine extends EventEmitter {
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
     this.#http = new HttpClient(settings, { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts });
-    this.#robots = new RobotsGate(settings, this.#hostStore, (origin) => this.#http.fetchRobots(origin, this.#abort.signal));
+    const seedOrigins = seedOriginsOf(settings);
+    this.#robots = new RobotsGate(settings, this.#hostStore, (origin) => this.#http.fetchRobots(origin, this.#abort.signal), (host) =>
+      this.#admitSitemaps(host, seedOrigins.has(host.origin)),
+    );
     this.#scheduler = new HostScheduler<HostState>();
-    this.#strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
+    this.#strategy = options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
     this.#admission = new UrlAdmission(
       settings,
       { urls: this.#urls, hosts: this.#hostStore },
@@ -112,10 +121,13 @@ export class CrawlEngine extends EventEmitter {
     );
     // The judge can refuse the settings, so it is made before the parse workers, which would keep the process alive.
     const judge = options.judge ?? createPageJudge(db, settings);
+    this.#judge = judge;
+    this.#revision = new VerdictRevision(db, judge);
     this.#parser = new ParsePool(options.parseWorkers ?? defaultParseWorkers());
     this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
+      maxDecodedBytes: settings.maxDecodedBytes,
     });
   }
 
@@ -144,6 +156,7 @@ export class CrawlEngine extends EventEmitter {
       await Promise.allSettled([...this.#tasks]);
     } finally {
       this.#saveRunCounters();
+      this.#hotThisRun += this.#revision.revise();
       this.#run.finish(outcome);
       await Promise.all([this.#http.close(), this.#parser.close()]);
     }
@@ -212,6 +225,18 @@ export class CrawlEngine extends EventEmitter {
     return top.best();
   }
 
+  /**
+   * The user labelled a fetched page (the caller stored it; `hotChange` is +1, −1 or 0 for
+   * its verdict): the judge takes the labels as they now are, and the ordering learns from
+   * it at once, with more weight than from the judge's verdicts.
+   */
+  applyLabel(urlId: number, relevant: boolean | null, hotChange: number): void {
+    this.#judge.useLabels?.(knownLabels(this.#db));
+    this.#strategy.labelled?.(urlId, relevant);
+    this.#applyPriorityChanges();
+    this.#hotThisRun += hotChange;
+  }
+
   /** Why the strategy gives a URL its priority. */
   explain(urlId: number): PriorityExplanation {
     return this.#strategy.explain(urlId);
@@ -267,6 +292,18 @@ export class CrawlEngine extends EventEmitter {
     this.#pagesAtStart = this.#db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
     this.#hotAtStart = this.#db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
     for (const host of this.#hosts.values()) this.#scheduler.offer(host);
+  }
+
+  /**
+   * The sitemaps a host's robots.txt names, admitted each time it is read and usable (depth
+   * 1, no parent, the ordinary scope, robots and trap rules); a seed origin that names none
+   * gets its /sitemap.xml tried. The seen test keeps this idempotent: a URL already known
+   * (after a resume, or when robots.txt is read again a day later) is only linked again.
+   */
+  #admitSitemaps(host: HostState, isSeedOrigin: boolean): void {
+    for (const url of sitemapUrls(host, isSeedOrigin)) {
+      this.#admission.admit(url, url, { depth: 1, parentId: null, redirects: 0, anchor: '', context: '', isSeed: false, kind: 'sitemap' });
+    }
   }
 
   /** Every admitted link goes to the strategy; a new queued URL joins its host's queue. */
@@ -416,7 +453,7 @@ export class CrawlEngine extends EventEmitter {
     this.#pageTasks++;
     const started = Date.now();
     try {
-      const result = await this.#http.fetchPage(task.url, this.#abort.signal);
+      const result = await this.#http.fetchPage(task.url, this.#abort.signal, task.kind);
       const retryable = result.status >= 500 || result.status === 429;
       if (retryable && task.attempts < this.settings.maxRetries) {
         this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release);
@@ -432,10 +469,13 @@ export class CrawlEngine extends EventEmitter {
       };
       const recorded = await this.#recorder.record(task, result, afterWrite, retryable ? `http:${result.status}` : null);
       const orderingStarted = performance.now();
-      this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, terms: recorded.terms, outlinks: recorded.outlinks });
+      // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
+      for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
+      this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, grade: recorded.grade, terms: recorded.terms, outlinks: recorded.outlinks });
       this.#applyPriorityChanges();
       this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
       if (recorded.hot) this.#hotThisRun++;
+      this.#hotThisRun += this.#revision.afterPage();
       this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
     } catch (err) {
       const responseMs = Date.now() - started;

@@ -3,6 +3,7 @@ import { FetchError } from '../errors.ts';
 import { createDispatcher } from '../net/dispatcher.ts';
 import { fetchPage, type FetchOptions, type FetchResult } from '../net/fetch-page.ts';
 import type { SsrfPolicy } from '../net/ssrf-guard.ts';
+import type { UrlKind } from '../ordering/strategy.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { RobotsFetchOutcome } from './robots-gate.ts';
@@ -12,10 +13,11 @@ const ROBOTS_MAX_REDIRECTS = 5;
 /** Large enough that the parser sees its 512 KiB; a bigger file is cut rather than refused. */
 const ROBOTS_MAX_BYTES = 4 * 1024 * 1024;
 
-/** The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the two kinds of fetch. */
+/** The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the kinds of fetch (pages, site resources, robots.txt). */
 export class HttpClient {
   readonly #dispatcher: Agent;
   readonly #pageOptions: FetchOptions;
+  readonly #resourceOptions: FetchOptions;
   readonly #robotsOptions: FetchOptions;
 
   constructor(settings: CrawlSettings, policy: SsrfPolicy) {
@@ -28,19 +30,23 @@ export class HttpClient {
       totalTimeoutMs: settings.totalTimeoutMs,
       maxDecodedBytes: settings.maxDecodedBytes,
     };
+    // The payload as received, for WARC export (stored only when a Content-Encoding applied).
+    this.#resourceOptions = { ...common, maxBodyBytes: settings.maxBodyBytes, keepRawBody: true };
     this.#pageOptions = {
-      ...common,
-      maxBodyBytes: settings.maxBodyBytes,
-      // The payload as received, for WARC export (stored only when a Content-Encoding applied).
-      keepRawBody: true,
+      ...this.#resourceOptions,
       // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
       acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
     };
     this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, truncateOversizedBody: true, accept: 'text/plain,*/*;q=0.5' };
   }
 
-  fetchPage(url: string, signal: AbortSignal): Promise<FetchResult> {
-    return fetchPage(url, this.#pageOptions, signal);
+  /**
+   * Fetches a queued URL. A site resource's body is downloaded whatever its Content-Type
+   * (sitemaps come as text/xml or application/gzip, search indexes as JavaScript or JSON),
+   * within the same limits as a page's.
+   */
+  fetchPage(url: string, signal: AbortSignal, kind: UrlKind = 'page'): Promise<FetchResult> {
+    return fetchPage(url, kind === 'page' ? this.#pageOptions : this.#resourceOptions, signal);
   }
 
   /** Fetches origin/robots.txt, following redirects (each hop passes the SSRF guard at connect time). Never throws. */

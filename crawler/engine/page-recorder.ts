@@ -1,13 +1,15 @@
 import type { FetchResult } from '../net/fetch-page.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
-import { linkContext } from '../ordering/strategy.ts';
+import { linkContext, type UrlHint } from '../ordering/strategy.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
+import type { ResourceAnalysis } from '../parse/site-resources.ts';
 import type { Db } from '../store/database.ts';
 import type { PageStore } from '../store/page-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
-import type { PageJudge } from './page-judge.ts';
+import type { PageJudge } from '../relevance/judge.ts';
+import { entryHints } from './resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
 
 export interface RecordedPage {
@@ -18,18 +20,31 @@ export interface RecordedPage {
   links: number;
   relevance: number | null;
   hot: boolean;
+  /** The judge's graded verdict (Judgement.grade). */
+  grade: number;
   /** The page's distinct content terms, as stored. */
   terms: string[];
   /** Ids of the URLs it links to, in page order, without repeats. */
   outlinks: number[];
+  /** What a site resource said about the URLs it lists (ids as in outlinks), in its order; empty for a page. */
+  hints: UrlHint[];
   /** Time the judge took on this page. */
   judgeMs: number;
 }
 
+interface StoredLinks {
+  links: number;
+  newUrls: number;
+  hints: UrlHint[];
+}
+
+const NO_LINKS: StoredLinks = { links: 0, newUrls: 0, hints: [] };
+
 /**
  * Turns one HTTP response into stored rows: the page, its text in the full-text index,
  * its links (each through the seen test), and the URL's final state, all in one
- * transaction so that a crash never leaves a page without its links or state.
+ * transaction so that a crash never leaves a page without its links or state. A site
+ * resource is stored the same way, without text; the URLs it lists are its links.
  */
 export class PageRecorder {
   readonly #db: Db;
@@ -40,6 +55,7 @@ export class PageRecorder {
   readonly #judge: PageJudge;
   readonly #agentToken: string;
   readonly #maxLinks: number;
+  readonly #maxDecodedBytes: number;
 
   constructor(
     db: Db,
@@ -47,7 +63,7 @@ export class PageRecorder {
     admission: UrlAdmission,
     parser: ParsePool,
     judge: PageJudge,
-    options: { agentToken: string; maxLinks: number },
+    options: { agentToken: string; maxLinks: number; maxDecodedBytes: number },
   ) {
     this.#db = db;
     this.#pages = stores.pages;
@@ -57,6 +73,7 @@ export class PageRecorder {
     this.#judge = judge;
     this.#agentToken = options.agentToken;
     this.#maxLinks = options.maxLinks;
+    this.#maxDecodedBytes = options.maxDecodedBytes;
   }
 
   /** Stores a response. `finalState` lets the caller record a 5xx that ran out of retries as failed. */
@@ -69,13 +86,15 @@ export class PageRecorder {
       body: result.body,
       agentToken: this.#agentToken,
       maxLinks: this.#maxLinks,
+      kind: task.kind,
+      maxDecodedBytes: this.#maxDecodedBytes,
     });
     const page = analysis.page;
     const judgeStarted = performance.now();
     const judgement =
       page === null
-        ? { relevance: null, hot: false }
-        : this.#judge.judge({ urlId: task.id, title: page.title, text: page.text, titleTerms: analysis.titleTerms, bodyTerms: analysis.bodyTerms });
+        ? { relevance: null, hot: false, judgedHot: false, grade: 0 }
+        : this.#judge.judge({ urlId: task.id, site: new URL(task.url).origin, title: page.title, text: page.text, titleTerms: analysis.titleTerms, bodyTerms: analysis.bodyTerms });
     const judgeMs = performance.now() - judgeStarted;
     const terms = analysis.terms;
     return this.#db.transaction((): RecordedPage => {
@@ -97,6 +116,7 @@ export class PageRecorder {
         terms: terms.length > 0 ? terms.join(' ') : null,
         relevance: judgement.relevance,
         hot: judgement.hot,
+        judgedHot: judgement.relevance === null ? null : judgement.judgedHot,
         noindex: analysis.noindex,
         nofollow: analysis.nofollow,
         canonical: analysis.page?.canonical ?? null,
@@ -109,7 +129,13 @@ export class PageRecorder {
         requestHead: result.requestHeaders ?? null,
         payload: result.contentEncoding !== undefined && result.rawBody !== undefined ? result.rawBody : null,
       });
-      const links = page !== null && !analysis.nofollow ? this.#storeLinks(task, seq, result.url, page, outlinks) : { links: 0, newUrls: 0 };
+      const links = analysis.nofollow
+        ? NO_LINKS
+        : page !== null
+          ? this.#storeLinks(task, seq, result.url, page, outlinks)
+          : analysis.resource !== null
+            ? this.#storeEntries(task, seq, result.url, analysis.resource, outlinks)
+            : NO_LINKS;
       if (failedReason !== null) this.#urls.finish(task.id, UrlState.failed, failedReason);
       else this.#urls.finish(task.id, UrlState.fetched, analysis.note);
       afterWrite();
@@ -122,6 +148,7 @@ export class PageRecorder {
         ...judgement,
         terms,
         outlinks: [...outlinks],
+        hints: links.hints,
         judgeMs,
       };
     }).immediate();
@@ -129,15 +156,16 @@ export class PageRecorder {
 
   #redirectTarget(task: QueuedUrl, result: FetchResult, outlinks: Set<number>): { id: number | null; note: string | null; newUrls: number } {
     if (result.status < 300 || result.status >= 400 || result.location === undefined) return { id: null, note: null, newUrls: 0 };
+    // A resource that moved is still that resource.
     const target = this.#admission.admit(result.location, task.url, {
-      depth: task.depth, parentId: task.id, redirects: task.redirects + 1, anchor: '', context: '', isSeed: false,
+      depth: task.depth, parentId: task.id, redirects: task.redirects + 1, anchor: '', context: '', isSeed: false, kind: task.kind,
     });
     if (target === undefined) return { id: null, note: 'redirect:invalid-target', newUrls: 0 };
     outlinks.add(target.id);
     return { id: target.id, note: null, newUrls: target.isNew ? 1 : 0 };
   }
 
-  #storeLinks(task: QueuedUrl, seq: number, pageUrl: string, page: ExtractedPage, outlinks: Set<number>): { links: number; newUrls: number } {
+  #storeLinks(task: QueuedUrl, seq: number, pageUrl: string, page: ExtractedPage, outlinks: Set<number>): StoredLinks {
     const base = effectiveBase(pageUrl, page.baseHref);
     const child = { depth: task.depth + 1, parentId: task.id, redirects: 0, isSeed: false };
     let links = 0;
@@ -158,6 +186,36 @@ export class PageRecorder {
       this.#pages.insertLink(seq, { dstId: admitted.id, anchor: link.anchor, contextBefore: link.contextBefore, contextAfter: link.contextAfter });
       links++;
     }
-    return { links, newUrls };
+    // The search index the page's scripts name: a link without words, so that replays see it too.
+    for (const resource of page.siteResources) {
+      const admitted = this.#admission.admit(resource.href, base, { ...child, anchor: '', context: '', kind: resource.kind });
+      if (admitted === undefined || admitted.id === task.id) continue;
+      if (admitted.isNew) newUrls++;
+      outlinks.add(admitted.id);
+      this.#pages.insertLink(seq, { dstId: admitted.id, anchor: '', contextBefore: '', contextAfter: '' });
+      links++;
+    }
+    return { links, newUrls, hints: [] };
+  }
+
+  /** A site resource's entries become its links (a search index's titles as anchors), and its hints name them by id. */
+  #storeEntries(task: QueuedUrl, seq: number, resourceUrl: string, resource: ResourceAnalysis, outlinks: Set<number>): StoredLinks {
+    const child = { depth: task.depth + 1, parentId: task.id, redirects: 0, isSeed: false, context: '' };
+    const ids: (number | undefined)[] = [];
+    let links = 0;
+    let newUrls = 0;
+    for (const entry of resource.entries) {
+      const admitted = this.#admission.admit(entry.href, resourceUrl, { ...child, anchor: entry.anchor, kind: entry.kind });
+      if (admitted === undefined || admitted.id === task.id) {
+        ids.push(undefined);
+        continue;
+      }
+      ids.push(admitted.id);
+      if (admitted.isNew) newUrls++;
+      outlinks.add(admitted.id);
+      this.#pages.insertLink(seq, { dstId: admitted.id, anchor: entry.anchor, contextBefore: '', contextAfter: '' });
+      links++;
+    }
+    return { links, newUrls, hints: entryHints(resource.entries, (_, index) => ids[index]) };
   }
 }

@@ -10,6 +10,13 @@ export type RobotsFetchOutcome =
 
 export type RobotsFetcher = (origin: string) => Promise<RobotsFetchOutcome>;
 
+/**
+ * Called each time a fetch of a host's robots.txt gives a usable verdict (rules, or none at
+ * all), in the transaction that saves it: what it sets off (admitting the host's sitemaps)
+ * is stored exactly when the verdict is, so a crash cannot lose it.
+ */
+export type RobotsUsableHook = (host: HostState) => void;
+
 /** Stored in hosts.robots_status when robots.txt could not be fetched at all. */
 const UNREACHABLE_STATUS = -1;
 
@@ -22,12 +29,14 @@ export class RobotsGate {
   readonly #settings: CrawlSettings;
   readonly #hosts: HostStore;
   readonly #fetch: RobotsFetcher;
+  readonly #onUsable: RobotsUsableHook;
   readonly #agent: string;
 
-  constructor(settings: CrawlSettings, hosts: HostStore, fetch: RobotsFetcher) {
+  constructor(settings: CrawlSettings, hosts: HostStore, fetch: RobotsFetcher, onUsable: RobotsUsableHook = () => undefined) {
     this.#settings = settings;
     this.#hosts = hosts;
     this.#fetch = fetch;
+    this.#onUsable = onUsable;
     this.#agent = productToken(settings.userAgent);
   }
 
@@ -63,7 +72,10 @@ export class RobotsGate {
     const body = outcome.kind === 'response' && status >= 200 && status < 300 ? (outcome.body ?? Buffer.alloc(0)) : undefined;
     host.robots = verdictFor(status, body, now, previousFailures + 1);
     const failures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
-    this.#hosts.saveRobots(host.id, status, body ?? null, now, failures);
+    this.#hosts.transaction(() => {
+      this.#hosts.saveRobots(host.id, status, body ?? null, now, failures);
+      if (host.robots.kind === 'rules' || host.robots.kind === 'allow-all') this.#onUsable(host);
+    });
     return outcome;
   }
 

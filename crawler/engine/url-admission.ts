@@ -1,5 +1,5 @@
 import { ClockCache } from '../frontier/clock-cache.ts';
-import type { LinkEvent } from '../ordering/strategy.ts';
+import type { LinkEvent, UrlKind } from '../ordering/strategy.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { HostStore } from '../store/host-store.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
@@ -19,6 +19,8 @@ export interface Discovery {
   context: string;
   /** Seeds define the scope, so they skip the scope and trap tests. */
   isSeed: boolean;
+  /** What the discoverer says the URL holds (a sitemap, a search index); default an ordinary page. */
+  kind?: UrlKind;
 }
 
 /** A URL that passed the seen test: its id, and for a new URL the state it was stored in. */
@@ -53,6 +55,8 @@ export class UrlAdmission {
   readonly #hosts: HostStore;
   readonly #scope: Scope;
   readonly #hooks: AdmissionHooks;
+  /** URL ids that are site resources, read from the store on first use: a few per site. */
+  #resourceKinds: Map<number, UrlKind> | undefined;
 
   constructor(
     settings: CrawlSettings,
@@ -77,24 +81,37 @@ export class UrlAdmission {
     const fp = fingerprint(url);
     const link = { srcId: from.parentId, url, depth: from.depth, anchor: from.anchor, context: from.context };
     const cached = this.cache.get(fp);
-    if (cached !== undefined) return this.#known(link, cached);
+    if (cached !== undefined) return this.#known(link, cached, from.kind);
     const origin = originOf(url);
     const hostId = this.#hosts.idFor(origin);
     const stored = this.#urls.findIdByFingerprint(hostId, fp);
     if (stored !== undefined) {
       this.cache.set(fp, stored);
-      return this.#known(link, stored);
+      return this.#known(link, stored, from.kind);
     }
+    const kind = from.kind ?? 'page';
     const { state, reason } = this.#classify(new URL(url), url, hostId, origin, from);
-    const id = this.#urls.insert({ fp, url, hostId, depth: from.depth, state, parentId: from.parentId, redirects: from.redirects, reason });
+    const id = this.#urls.insert({ fp, url, hostId, depth: from.depth, state, parentId: from.parentId, redirects: from.redirects, reason, kind });
     this.cache.set(fp, id);
-    this.#hooks.linked({ ...link, dstId: id, isNew: true }, { state, hostId, origin });
+    if (kind !== 'page') this.#kinds().set(id, kind);
+    this.#hooks.linked({ ...link, ...linkKind(kind), dstId: id, isNew: true }, { state, hostId, origin });
     return { id, isNew: true, state };
   }
 
-  #known(link: Omit<LinkEvent, 'dstId' | 'isNew'>, id: number): Admitted {
-    this.#hooks.linked({ ...link, dstId: id, isNew: false }, undefined);
+  /**
+   * A URL seen before. The link event carries the URL's kind as stored, whoever links it;
+   * a resource found at a URL still waiting as a page becomes that resource.
+   */
+  #known(link: Omit<LinkEvent, 'dstId' | 'isNew'>, id: number, claimed: UrlKind | undefined): Admitted {
+    const kinds = this.#kinds();
+    if (claimed !== undefined && claimed !== 'page' && !kinds.has(id) && this.#urls.promoteKind(id, claimed)) kinds.set(id, claimed);
+    this.#hooks.linked({ ...link, ...linkKind(kinds.get(id) ?? 'page'), dstId: id, isNew: false }, undefined);
     return { id, isNew: false };
+  }
+
+  #kinds(): Map<number, UrlKind> {
+    this.#resourceKinds ??= this.#urls.resourceKinds();
+    return this.#resourceKinds;
   }
 
   #classify(parsed: URL, url: string, hostId: number, origin: string, from: Discovery): { state: UrlStateValue; reason: string | null } {
@@ -109,6 +126,11 @@ export class UrlAdmission {
     if (blocked !== null) return { state: UrlState.robotsBlocked, reason: blocked };
     return { state: UrlState.queued, reason: null };
   }
+}
+
+/** LinkEvent.kind as every caller spells it: present only for a site resource. */
+export function linkKind(kind: UrlKind): { kind?: UrlKind } {
+  return kind === 'page' ? {} : { kind };
 }
 
 /** The origin of a canonical URL, which always has the form scheme://authority/path. */

@@ -1,4 +1,4 @@
-import type { Judgement, PageJudge } from '../engine/page-judge.ts';
+import type { Judgement, PageJudge } from '../relevance/judge.ts';
 import { PageRecorder } from '../engine/page-recorder.ts';
 import { UrlAdmission } from '../engine/url-admission.ts';
 import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc-http.ts';
@@ -65,7 +65,7 @@ export class CollectionBuilder {
   readonly #waitingRequests = new Map<string, string>();
   readonly #storedUrlIds = new Set<number>();
   /** The verdict the judge hands the recorder for the page being stored. */
-  #verdict: Judgement = { relevance: null, hot: false };
+  #verdict: Judgement = { relevance: null, hot: false, judgedHot: false, grade: 0 };
   #pages = 0;
   #links = 0;
   #labels = 0;
@@ -154,6 +154,7 @@ export class CollectionBuilder {
     const recorder = new PageRecorder(this.#db, { pages: new PageStore(this.#db), urls }, admission, parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
+      maxDecodedBytes: settings.maxDecodedBytes,
     });
     // As a crawl's first run does: the seeds first, so they are the lowest URL ids and resume finds them.
     this.#db.transaction(() => {
@@ -211,7 +212,8 @@ export class CollectionBuilder {
     if (response.ipAddress !== null) result.remoteAddress = response.ipAddress;
     if (sentHead !== null) result.requestHeaders = sentHead;
 
-    this.#verdict = { relevance: metadata?.relevance ?? null, hot: metadata?.hot ?? false };
+    const hot = metadata?.hot ?? false;
+    this.#verdict = { relevance: metadata?.relevance ?? null, hot, judgedHot: hot, grade: hot ? 1 : 0 };
     // A 5xx or 429 is stored only once the crawler's retries ran out, and the URL is then failed.
     const failedReason = http.status >= 500 || http.status === 429 ? `http:${http.status}` : null;
     const recorded = await recording.recorder.record(task, result, () => recording.hosts.countPageFetched(task.hostId), failedReason);
@@ -241,7 +243,7 @@ export class CollectionBuilder {
     this.#storedUrlIds.add(id);
     const row = urls.get(id) as NonNullable<ReturnType<UrlStore['get']>>;
     if (depth !== null && depth !== row.depth) this.#setDepth.run(depth, id);
-    return { id, url: row.url, hostId: row.hostId, depth: depth ?? row.depth, redirects: row.redirects, attempts: row.attempts };
+    return { id, url: row.url, hostId: row.hostId, depth: depth ?? row.depth, redirects: row.redirects, attempts: row.attempts, kind: row.kind };
   }
 }
 

@@ -1,5 +1,7 @@
 import { ForagerError } from '../errors.ts';
 import { grownInt32 } from '../ordering/crawl-graph.ts';
+import type { UrlHint, UrlKind } from '../ordering/strategy.ts';
+import { urlKindCode } from '../store/url-kind.ts';
 
 /**
  * A stored crawl in compact form, for replaying it under other orderings. Nodes are the
@@ -32,6 +34,17 @@ export interface LabGraph {
   readonly termEnd: Int32Array;
   readonly termIds: Int32Array;
   readonly termPool: readonly string[];
+  /** What each node is, coded as urls.kind stores it (url-kind.ts): 0 for an ordinary page. */
+  readonly kinds: Uint8Array;
+  /**
+   * Site resources no page listed (robots.txt Sitemap lines, a seed host's /sitemap.xml),
+   * in discovery order: a replay reports them right after the seeds, at their depth.
+   */
+  readonly resourceRoots: Int32Array;
+  /** The depth each resource root was stored at. */
+  readonly resourceRootDepths: Int32Array;
+  /** What each stored site resource said about the URLs it lists (hint ids are nodes), in its order. */
+  readonly hints: ReadonlyMap<number, readonly UrlHint[]>;
 }
 
 export interface LabLinkInput {
@@ -74,6 +87,10 @@ export class LabGraphBuilder {
   readonly #termStart: number[] = [];
   readonly #termEnd: number[] = [];
   readonly #seeds: number[] = [];
+  readonly #kinds: number[] = [];
+  readonly #resourceRoots: number[] = [];
+  readonly #resourceRootDepths: number[] = [];
+  readonly #hints = new Map<number, UrlHint[]>();
   #linkDst = new Int32Array(1024);
   #linkText = new Int32Array(1024);
   #linkCount = 0;
@@ -102,6 +119,7 @@ export class LabGraphBuilder {
       this.#linkEnd.push(0);
       this.#termStart.push(0);
       this.#termEnd.push(0);
+      this.#kinds.push(0);
     } else if (url !== '' && this.#urls[v] === '') {
       this.#urls[v] = url;
     }
@@ -110,6 +128,23 @@ export class LabGraphBuilder {
 
   seed(sourceId: number, url = ''): void {
     this.#seeds.push(this.node(sourceId, url));
+  }
+
+  /** Records what a URL is, when it is a site resource rather than a page. */
+  kind(sourceId: number, kind: UrlKind): void {
+    this.#kinds[this.node(sourceId)] = urlKindCode(kind);
+  }
+
+  /** A site resource that no page listed, discovered at `depth`. */
+  resourceRoot(sourceId: number, depth: number): void {
+    this.#resourceRoots.push(this.node(sourceId));
+    this.#resourceRootDepths.push(depth);
+  }
+
+  /** What a stored site resource said, in its order; the hints' ids are source ids. */
+  setHints(node: number, hints: readonly UrlHint[]): void {
+    if (this.#hints.has(node)) throw graphError('hints were set twice for a node', { node });
+    this.#hints.set(node, hints.map((hint) => ({ ...hint, id: this.node(hint.id) })));
   }
 
   /** Marks a node as a stored page with its judgement. */
@@ -197,11 +232,15 @@ export class LabGraphBuilder {
       termEnd: Int32Array.from(this.#termEnd),
       termIds: this.#termIds.slice(0, this.#termCount),
       termPool: this.#termPool,
+      kinds: Uint8Array.from(this.#kinds),
+      resourceRoots: Int32Array.from(this.#resourceRoots),
+      resourceRootDepths: Int32Array.from(this.#resourceRootDepths),
+      hints: this.#hints,
     };
   }
 }
 
-/** Builds a LabGraph from the readable form (tests, small tools). */
+/** Builds a LabGraph from the readable form (tests, small tools): pages only, no site resources. */
 export function buildLabGraph(input: LabGraphInput): LabGraph {
   const builder = new LabGraphBuilder();
   for (const [id, url] of input.urls ?? []) builder.node(id, url);

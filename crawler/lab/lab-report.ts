@@ -42,8 +42,10 @@ export interface LabStrategyReport {
 
 export interface LabReport {
   collection: { urls: number; pages: number; hotPages: number; links: number; seeds: number };
-  /** How pages were judged hot. */
+  /** How pages were judged hot (what PST is scored against). */
   hotRule: string;
+  /** What the replayed strategies learnt from: the hot pages themselves ('truth') or the collection's own judge ('live'). */
+  judge: 'truth' | 'live';
   query: string;
   randomSeed: number;
   results: LabStrategyReport[];

@@ -1,8 +1,12 @@
-import { linkContext } from '../ordering/strategy.ts';
+import { storedResourceHints } from '../engine/resource-hints.ts';
+import { linkContext, type UrlKind } from '../ordering/strategy.ts';
 import type { HotRule } from '../relevance/hot.ts';
 import { termCounts } from '../relevance/text.ts';
+import { DEFAULT_SETTINGS } from '../settings.ts';
 import type { Db } from '../store/database.ts';
-import { UrlStore } from '../store/url-store.ts';
+import { loadSettings } from '../store/settings-store.ts';
+import { urlKindOf } from '../store/url-kind.ts';
+import { storedSeedIds, UrlStore } from '../store/url-store.ts';
 import { type LabGraph, LabGraphBuilder } from './graph.ts';
 
 export interface LoadLabGraphOptions {
@@ -18,6 +22,12 @@ interface PageRow {
   relevance: number | null;
   hot: number;
   redirectTo: number | null;
+  status: number;
+}
+
+/** False for a collection older than schema 3 opened as it is (a read-only tool's raw handle): it has no site resources. */
+function hasUrlKinds(db: Db): boolean {
+  return db.prepare("SELECT count(*) FROM pragma_table_info('urls') WHERE name = 'kind'").pluck().get() === 1;
 }
 
 /**
@@ -26,18 +36,30 @@ interface PageRow {
  * the links rows plus the redirect target of a 3xx, which the engine also reports as a
  * link. The seeds are the URLs the engine treats as seeds (depth 0, no parent).
  *
+ * Site resources keep their kind; the ones no page listed are the graph's resource roots,
+ * and each stored resource's body is re-read for the hints it gave the crawl.
+ *
  * Not recoverable from the store: the page order of links (rows come back by target id),
  * and the canonical and meta-refresh targets the engine also counts as outlinks.
  */
 export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGraph {
   const builder = new LabGraphBuilder();
-  const urls = db.prepare('SELECT id, url FROM urls ORDER BY id').raw().iterate() as IterableIterator<[number, string]>;
-  for (const [id, url] of urls) builder.node(id, url);
-  for (const id of new UrlStore(db).seedIds()) builder.seed(id);
+  const withKinds = hasUrlKinds(db);
+  const resources = new Map<number, UrlKind>();
+  const urls = db.prepare(`SELECT id, url, ${withKinds ? 'kind' : '0'} FROM urls ORDER BY id`).raw().iterate() as IterableIterator<[number, string, number]>;
+  for (const [id, url, code] of urls) {
+    builder.node(id, url);
+    if (code === 0) continue;
+    const kind = urlKindOf(code);
+    builder.kind(id, kind);
+    resources.set(id, kind);
+  }
+  for (const id of storedSeedIds(db)) builder.seed(id);
+  if (withKinds) for (const root of new UrlStore(db).rootResources()) builder.resourceRoot(root.id, root.depth);
 
   // Statements cannot run while another iterates: the page list (a few numbers a page) is read first.
   const pages = db
-    .prepare('SELECT seq, url_id AS urlId, relevance, hot, redirect_to AS redirectTo FROM pages ORDER BY seq')
+    .prepare('SELECT seq, url_id AS urlId, relevance, hot, redirect_to AS redirectTo, status FROM pages ORDER BY seq')
     .all() as PageRow[];
   const threshold = options.hotThreshold;
   const rule = options.hotRule;
@@ -54,6 +76,8 @@ export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGrap
     }
     nodeOfSeq.set(page.seq, builder.page(page.urlId, { hot, relevance }));
   }
+
+  if (resources.size > 0) loadHints(db, builder, pages, resources, nodeOfSeq);
 
   const terms = db.prepare("SELECT seq, terms FROM pages WHERE terms IS NOT NULL AND terms <> ''").raw().iterate() as IterableIterator<[number, string]>;
   for (const [seq, text] of terms) builder.setTerms(nodeOfSeq.get(seq) as number, text.split(' '));
@@ -75,4 +99,19 @@ export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGrap
   }
   while (next < pages.length) begin(pages[next++] as PageRow);
   return builder.build();
+}
+
+/** The hints of every stored site resource, re-read from its body as history-replay.ts does. */
+function loadHints(db: Db, builder: LabGraphBuilder, pages: readonly PageRow[], resources: ReadonlyMap<number, UrlKind>, nodeOfSeq: ReadonlyMap<number, number>): void {
+  const limits = loadSettings(db) ?? DEFAULT_SETTINGS;
+  const resourceOf = db.prepare('SELECT u.url, p.body FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?');
+  const linksOf = db.prepare('SELECT u.url, l.dst_id FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?').raw();
+  for (const page of pages) {
+    const kind = resources.get(page.urlId);
+    if (kind === undefined) continue;
+    const { url, body } = resourceOf.get(page.seq) as { url: string; body: Buffer | null };
+    const linkIds = new Map(linksOf.all(page.seq) as [string, number][]);
+    const hints = storedResourceHints({ url, kind, status: page.status, body }, linkIds, limits);
+    if (hints.length > 0) builder.setHints(nodeOfSeq.get(page.seq) as number, hints);
+  }
 }

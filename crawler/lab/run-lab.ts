@@ -1,4 +1,5 @@
 import { parseHotPredicate } from '../relevance/hot.ts';
+import { CrawlJudge } from '../relevance/judge.ts';
 import { UsageError } from '../errors.ts';
 import { createStrategy, requireStrategy } from '../ordering/registry.ts';
 import type { Db } from '../store/database.ts';
@@ -7,7 +8,16 @@ import { checkBudgets, evaluateBudgets, pstCurve } from './evaluate.ts';
 import type { LabGraph } from './graph.ts';
 import type { LabReport, LabStrategyReport } from './lab-report.ts';
 import { loadLabGraph } from './load.ts';
-import { virtualCrawl } from './virtual-crawl.ts';
+import { LabPageTexts } from './page-texts.ts';
+import { virtualCrawl, type VirtualCrawlOptions } from './virtual-crawl.ts';
+
+/**
+ * Which verdicts a replayed strategy learns from: 'truth', the hot pages PST is scored
+ * against; or 'live', a fresh judge with the collection's own rule, judging pages in the
+ * replayed order as the crawl's judge would (Forager's default mode: the strategy never
+ * sees the truth).
+ */
+export type LabJudge = 'truth' | 'live';
 
 export interface LabOptions {
   strategies: readonly string[];
@@ -21,6 +31,8 @@ export interface LabOptions {
   randomSeed?: number;
   /** Points on each PST curve (at most). */
   curvePoints?: number;
+  /** Default 'truth'. */
+  judge?: LabJudge;
 }
 
 export interface LabGraphOptions {
@@ -29,6 +41,8 @@ export interface LabGraphOptions {
   query: string;
   randomSeed: number;
   curvePoints?: number;
+  /** The verdicts each replay learns from, made afresh per strategy; default: the graph's hot flags. */
+  verdicts?: () => VirtualCrawlOptions['verdict'];
 }
 
 /** Replays the graph once per strategy, up to the largest budget, and evaluates every budget on that one crawl. */
@@ -37,7 +51,8 @@ export function runLabOnGraph(graph: LabGraph, options: LabGraphOptions): LabStr
   checkBudgets(options.budgets);
   const pages = Math.round(Math.max(...options.budgets) * graph.pageCount);
   return options.strategies.map((name) => {
-    const crawl = virtualCrawl(graph, createStrategy(name, { query: options.query, randomSeed: options.randomSeed }), pages);
+    const verdict = options.verdicts?.();
+    const crawl = virtualCrawl(graph, createStrategy(name, { query: options.query, randomSeed: options.randomSeed }), pages, verdict === undefined ? {} : { verdict });
     return {
       strategy: name,
       budgets: evaluateBudgets(graph, crawl, options.budgets),
@@ -65,16 +80,20 @@ export function runLab(db: Db, options: LabOptions): LabReport {
   const query = options.query ?? settings?.query ?? '';
   const randomSeed = options.randomSeed ?? settings?.randomSeed ?? 1;
   const graph = loadLabGraph(db, threshold !== undefined ? { hotThreshold: threshold } : hotRule !== undefined ? { hotRule } : {});
+  const judgeSettings = { query, hotPredicate: settings?.hotPredicate ?? null, hotThreshold: settings?.hotThreshold ?? null };
+  const texts = options.judge === 'live' ? LabPageTexts.load(db, graph) : undefined;
   const results = runLabOnGraph(graph, {
     strategies: options.strategies,
     budgets: options.budgets,
     query,
     randomSeed,
     ...(options.curvePoints === undefined ? {} : { curvePoints: options.curvePoints }),
+    ...(texts === undefined ? {} : { verdicts: () => texts.liveVerdicts(new CrawlJudge(judgeSettings), graph.urls) }),
   });
   return {
     collection: { urls: graph.nodeCount, pages: graph.pageCount, hotPages: graph.hotCount, links: graph.linkDst.length, seeds: graph.seeds.length },
     hotRule: hotRule?.describe() ?? (threshold === undefined ? 'stored hot flag' : `relevance >= ${threshold}`),
+    judge: options.judge ?? 'truth',
     query,
     randomSeed,
     results,

@@ -175,5 +175,10 @@ export function syntheticLabGraph(options: SyntheticGraphOptions): LabGraph {
     termEnd,
     termIds,
     termPool: [...TOPIC_TERMS, ...OTHER_TERMS],
+    // Pages only: no sitemaps or search indexes.
+    kinds: new Uint8Array(nodeCount),
+    resourceRoots: new Int32Array(0),
+    resourceRootDepths: new Int32Array(0),
+    hints: new Map(),
   };
 }

@@ -1,4 +1,5 @@
-import type { OrderingStrategy } from '../ordering/strategy.ts';
+import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
+import { urlKindOf } from '../store/url-kind.ts';
 import type { LabGraph } from './graph.ts';
 import { LabHeap } from './heap.ts';
 
@@ -27,21 +28,32 @@ const FETCHED = 2;
 const UNAVAILABLE = 3;
 const NO_TERMS: readonly string[] = Object.freeze([]);
 
+export interface VirtualCrawlOptions {
+  /**
+   * The verdict the strategy is told for each fetched node, asked once per page in fetch
+   * order. Default: the graph's stored relevance and hot flag.
+   */
+  verdict?: (node: number) => { relevance: number; hot: boolean; grade?: number };
+}
+
 /**
  * Replays a stored crawl under an ordering strategy. Each step fetches the best URL
  * overall among those discovered (no hosts, so no politeness), feeding the strategy the
  * events the engine would: for the fetched page P, linked() for each link on P in order
  * (the new URL enters the frontier at the priority read right after its linked()), then
- * fetched(P) with the stored judgement, then the URLs of takeChanged() are queued again.
+ * for a site resource its hinted() events, then fetched(P) with the stored judgement, then
+ * the URLs of takeChanged() are queued again. Site resources no page listed (robots.txt
+ * sitemaps) are linked with no source right after the seeds; a link to a resource carries
+ * its kind.
  * As in the engine, a URL whose priority dropped without being reported goes back at its
  * new place when it comes out of the heap; a link's depth is its page's + 1 (a page's depth: its URL's at first discovery); a self-link
  * or a repeated link reaches linked() but enters the page's outlinks at most once (never,
  * for a self-link).
  */
-export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budgetPages: number): VirtualCrawlResult {
+export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budgetPages: number, options: VirtualCrawlOptions = {}): VirtualCrawlResult {
   const started = performance.now();
   const n = graph.nodeCount;
-  const { urls, stored, hot, relevance, linkStart, linkEnd, linkDst, linkText, anchors, contexts } = graph;
+  const { urls, stored, hot, relevance, linkStart, linkEnd, linkDst, linkText, anchors, contexts, kinds } = graph;
   const state = new Uint8Array(n);
   const seqOf = new Int32Array(n);
   const idAt = new Int32Array(n);
@@ -63,16 +75,26 @@ export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budget
     }
   };
 
-  for (const seed of graph.seeds) {
-    const isNew = state[seed] === UNSEEN;
+  /** linked() as the engine reports it: a link to a site resource names the resource's kind. */
+  const link = (event: LinkEvent): void => {
+    const kind = kinds[event.dstId] as number;
+    if (kind !== 0) event.kind = urlKindOf(kind);
+    strategy.linked(event);
+  };
+
+  const root = (node: number, rootDepth: number): void => {
+    const isNew = state[node] === UNSEEN;
     if (isNew) {
-      state[seed] = WAITING;
-      seqOf[seed] = discovered;
-      idAt[discovered++] = seed;
+      state[node] = WAITING;
+      seqOf[node] = discovered;
+      idAt[discovered++] = node;
+      depth[node] = rootDepth;
     }
-    strategy.linked({ srcId: null, dstId: seed, isNew, url: urls[seed] as string, depth: 0, anchor: '', context: '' });
-    if (isNew) heap.set(seqOf[seed] as number, strategy.priority(seed));
-  }
+    link({ srcId: null, dstId: node, isNew, url: urls[node] as string, depth: rootDepth, anchor: '', context: '' });
+    if (isNew) heap.set(seqOf[node] as number, strategy.priority(node));
+  };
+  for (const seed of graph.seeds) root(seed, 0);
+  graph.resourceRoots.forEach((node, i) => root(node, graph.resourceRootDepths[i] as number));
   requeueChanged();
 
   let exhausted = false;
@@ -114,7 +136,7 @@ export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budget
         depth[dst] = childDepth;
       }
       const text = linkText[i] as number;
-      strategy.linked({
+      link({
         srcId: id,
         dstId: dst,
         isNew,
@@ -130,7 +152,10 @@ export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budget
         outlinks.push(dst);
       }
     }
-    strategy.fetched({ id, relevance: relevance[id] as number, hot: hot[id] === 1, terms: termsOf(graph, id), outlinks });
+    const hints = strategy.hinted === undefined ? undefined : graph.hints.get(id);
+    if (hints !== undefined) for (const hint of hints) strategy.hinted?.(hint);
+    const verdict = options.verdict?.(id) ?? { relevance: relevance[id] as number, hot: hot[id] === 1 };
+    strategy.fetched({ id, relevance: verdict.relevance, hot: verdict.hot, ...(verdict.grade === undefined ? {} : { grade: verdict.grade }), terms: termsOf(graph, id), outlinks });
     requeueChanged();
   }
 

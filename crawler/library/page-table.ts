@@ -1,7 +1,6 @@
 import { UsageError } from '../errors.ts';
 import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../service/api.ts';
 import type { Db } from '../store/database.ts';
-import { labelPage } from './labels.ts';
 import { searchPages } from './search.ts';
 
 /*
@@ -100,10 +99,4 @@ export function searchTable(db: Db, text: string, limit: number, marks: [string,
     const v = verdict.get(hit.seq) as { relevance: number | null; hot: number };
     return { seq: hit.seq, url: hit.url, title: hit.title, snippet: hit.snippet, relevance: v.relevance, hot: v.hot === 1 };
   });
-}
-
-export function labelBySeq(db: Db, seq: number, relevant: boolean): PageRow {
-  const row = pageRow(db, seq);
-  labelPage(db, row.url, relevant);
-  return pageRow(db, seq);
 }

@@ -2,8 +2,9 @@ import { UsageError } from '../errors.ts';
 import { createBacklinkStrategy } from './backlink.ts';
 import { createBfsStrategy } from './bfs.ts';
 import { createChoStrategy } from './cho.ts';
-import { createFocusedStrategy } from './focused.ts';
+import { createFocusedStrategy } from './focused/focused.ts';
 import { createFprStrategy } from './fpr.ts';
+import { createNaiveStrategy } from './naive.ts';
 import { createPageRankStrategy } from './pagerank.ts';
 import { createRandomStrategy } from './random.ts';
 import type { OrderingContext, OrderingStrategy } from './strategy.ts';
@@ -18,6 +19,7 @@ const STRATEGIES = new Map<string, StrategyFactory>([
   ['fpr', createFprStrategy],
   ['cho', createChoStrategy],
   ['focused', createFocusedStrategy],
+  ['naive', createNaiveStrategy],
 ]);
 
 export function strategyNames(): string[] {

@@ -8,7 +8,14 @@
  * Event order for each fetched page P: linked() for every link on P (targets already
  * known included, so backlink counts see them), then fetched(P). Seeds arrive as
  * linked() with srcId null before anything is fetched.
+ *
+ * A site resource (a sitemap, a site's search index) is fetched like a page: linked() for
+ * every URL it lists (a search index's page titles as anchors), then hinted() for each
+ * listed URL it says something about, then fetched(R) with relevance 0 and no terms.
  */
+
+/** What a URL is expected to hold: an ordinary page, or a site resource that lists pages. */
+export type UrlKind = 'page' | 'sitemap' | 'search-index';
 export interface LinkEvent {
   /** The fetched page the link is on; null for a seed. */
   srcId: number | null;
@@ -23,6 +30,21 @@ export interface LinkEvent {
   anchor: string;
   /** About ten words either side of the anchor, joined with a space. */
   context: string;
+  /** What dstId is, when it is a site resource; absent for an ordinary page. */
+  kind?: UrlKind;
+}
+
+/** What a site resource says about a page before it is fetched. */
+export interface UrlHint {
+  /** The page (a URL id given in an earlier linked()). */
+  id: number;
+  source: 'sitemap' | 'search-index';
+  /** Content terms (Porter stems as text.ts makes them) a search index lists for the page's body. */
+  terms?: readonly string[];
+  /** Terms of the page's title, from a search index. */
+  titleTerms?: readonly string[];
+  /** A sitemap's lastmod, in epoch ms. */
+  lastModified?: number;
 }
 
 /** A link's context as strategies see it: the words before and after the anchor, joined by a space. */
@@ -39,6 +61,11 @@ export interface PageVerdict {
   /** IS'(P,Q) in [0, 1], possibly blended with the label classifier. */
   relevance: number;
   hot: boolean;
+  /**
+   * The judge's graded verdict in [0, 1]: 0.5 at the hot bar, towards 1 above it and 0
+   * below it. Absent when only the binary verdict is known (a replayed history).
+   */
+  grade?: number;
   /** Distinct content terms of the page (stemmed, stop words removed, at most MAX_PAGE_TERMS). */
   terms: readonly string[];
   /** Ids of the URLs the page links to (as given in linked()). */
@@ -69,7 +96,14 @@ export interface OrderingStrategy {
    */
   readonly needsHistory?: boolean;
   linked(link: LinkEvent): void;
+  /** Evidence from a site resource about a known, usually unfetched, URL. Optional: most strategies ignore it. */
+  hinted?(hint: UrlHint): void;
   fetched(page: PageVerdict): void;
+  /**
+   * The user labelled a fetched page relevant (true) or not (false), or cleared its label
+   * (null: the judge's verdict stands again). Optional: strategies that do not learn ignore it.
+   */
+  labelled?(id: number, relevant: boolean | null): void;
   /** The current priority of a known URL. */
   priority(id: number): number;
   /**

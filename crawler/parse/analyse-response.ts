@@ -2,8 +2,10 @@ import { gzipSync } from 'node:zlib';
 import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
-import { MAX_PAGE_TERMS } from '../ordering/strategy.ts';
+import { MAX_PAGE_TERMS, type UrlKind } from '../ordering/strategy.ts';
 import { termCounts } from '../relevance/text.ts';
+import type { ResourceKind } from './resource-entries.ts';
+import { analyseSiteResource, type ResourceAnalysis } from './site-resources.ts';
 
 /** What the parser needs from one HTTP response. Plain data, so it can cross to a worker thread. */
 export interface ResponseInput {
@@ -14,6 +16,10 @@ export interface ResponseInput {
   body: Uint8Array | undefined;
   agentToken: string;
   maxLinks: number;
+  /** What the URL is expected to hold: a site resource is read as one, whatever its Content-Type. */
+  kind: UrlKind;
+  /** Bounds what a site resource may inflate to or hold as JSON. */
+  maxDecodedBytes: number;
 }
 
 /** What the recorder stores for a response. */
@@ -31,6 +37,8 @@ export interface ResponseAnalysis {
   bodyTerms: Map<string, number>;
   /** The page's distinct terms kept for learning (see topTerms); empty unless parsed. */
   terms: string[];
+  /** A site resource's entries; null for a page, and for a resource response without a 2xx body. */
+  resource: ResourceAnalysis | null;
 }
 
 /** The page's distinct terms for learning: title terms first, then body terms, each by frequency. */
@@ -44,9 +52,19 @@ function topTerms(analysis: Pick<ResponseAnalysis, 'titleTerms' | 'bodyTerms'>, 
   return [...terms].slice(0, limit);
 }
 
+/** A site resource's entries; its note says it is one ('resource:sitemap'), then what went wrong, if anything. */
+function readResource(input: ResponseInput, kind: ResourceKind): Pick<ResponseAnalysis, 'note' | 'resource'> {
+  const label = `resource:${kind}`;
+  if (input.status < 200 || input.status >= 300) return { note: label, resource: null };
+  if (input.body === undefined || input.body.length === 0) return { note: `${label} no-body`, resource: null };
+  const resource = analyseSiteResource(kind, input.body, input.url, { maxDecodedBytes: input.maxDecodedBytes });
+  return { note: resource.note === null ? label : `${label} ${resource.note}`, resource };
+}
+
 /**
  * Decides whether a response is HTML worth parsing, decodes and parses it, and
- * compresses the body for storage. Pure CPU work: it runs in a parse worker.
+ * compresses the body for storage; a site resource is read as one instead. Pure CPU
+ * work: it runs in a parse worker.
  */
 export function analyseResponse(input: ResponseInput): ResponseAnalysis {
   const headerRobots = parseRobotsDirectives(input.xRobotsTag ?? '', input.agentToken);
@@ -61,7 +79,9 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     titleTerms: new Map(),
     bodyTerms: new Map(),
     terms: [],
+    resource: null,
   };
+  if (input.kind !== 'page') return { ...base, ...readResource(input, input.kind) };
   if (input.status < 200 || input.status >= 300) return base;
   const type = parseContentType(input.contentType);
   if (!isParseableHtml(type.mime)) return { ...base, note: `not-html:${type.mime || 'unknown'}` };

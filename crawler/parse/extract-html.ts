@@ -1,8 +1,8 @@
 /**
  * One streaming pass over an HTML page (htmlparser2 callbacks, no DOM) that
  * collects the title, the visible text, the outgoing links with their anchor text
- * and surrounding words, and the page-level directives (base, canonical, robots,
- * meta refresh, language).
+ * and surrounding words, the page-level directives (base, canonical, robots,
+ * meta refresh, language), and the search index a documentation site's scripts reveal.
  *
  * Visible text is accumulated already whitespace-collapsed. A link remembers the
  * text offsets where it opened and closed; its anchor text and context windows
@@ -45,6 +45,16 @@ export interface MetaRefresh {
   url?: string;
 }
 
+/**
+ * A site resource a page's scripts reveal: the search index of a Sphinx site (its
+ * _static/documentation_options.js) or of a MkDocs site (its search/main.js).
+ */
+export interface SiteResourceRef {
+  kind: 'search-index';
+  /** Absolute (resolved against the script's URL). */
+  href: string;
+}
+
 export interface ExtractedPage {
   title: string;
   /** Visible text: words separated by one space, or a newline where a block element intervened. */
@@ -65,6 +75,8 @@ export interface ExtractedPage {
   /** From <meta name=robots> and <meta name={agentToken}>, combined (any noindex wins). */
   robots: RobotsDirectives;
   lang?: string;
+  /** Distinct site resources named by the page's scripts, at most MAX_SITE_RESOURCES. */
+  siteResources: SiteResourceRef[];
 }
 
 export interface ExtractOptions {
@@ -83,6 +95,10 @@ const CONTEXT_WORDS = 10;
 /** Bounds on text gathered for one link or the title; an unclosed <a> or <title> can swallow a page. */
 const MAX_ANCHOR_CHARS = 1000;
 const MAX_TITLE_CHARS = 1000;
+/** A real documentation page names one search index; a page naming many is not one. */
+const MAX_SITE_RESOURCES = 4;
+/** Scripts looked at per page: the search index scripts sit among a page's first few. */
+const MAX_SCRIPTS = 200;
 
 /** Text inside is never content: raw-text elements and inert templates. */
 const SKIP = 1;
@@ -256,6 +272,32 @@ export function parseMetaRefresh(content: string): MetaRefresh | undefined {
   return url === '' ? { delaySeconds } : { delaySeconds, url };
 }
 
+/** Path suffixes of the scripts that give a search index away, and where the index lies relative to the script. */
+const SEARCH_INDEX_SCRIPTS: readonly { suffix: string; index: string }[] = [
+  // Sphinx: <root>/_static/documentation_options.js, the index is <root>/searchindex.js.
+  { suffix: '_static/documentation_options.js', index: '../searchindex.js' },
+  // MkDocs: <root>/search/main.js, the index is <root>/search/search_index.json.
+  { suffix: 'search/main.js', index: 'search_index.json' },
+];
+
+/**
+ * The search index a <script src> reveals, resolved against base, or undefined. The
+ * script's path (query and fragment ignored) must end in a known suffix at a '/' boundary.
+ */
+export function searchIndexOfScript(src: string, base: string): string | undefined {
+  const script = URL.parse(src.trim(), base);
+  if (script === null || (script.protocol !== 'http:' && script.protocol !== 'https:')) return undefined;
+  const path = script.pathname;
+  for (const { suffix, index } of SEARCH_INDEX_SCRIPTS) {
+    if (path.endsWith(suffix) && path.charCodeAt(path.length - suffix.length - 1) === 0x2f) {
+      script.search = '';
+      script.hash = '';
+      return new URL(index, script).href;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The base URL for resolving the page's relative links: the <base href> resolved
  * against the page URL when that gives an http(s) URL, else the page URL.
@@ -382,6 +424,8 @@ class PageCollector {
   lang: string | undefined;
   contentLanguage: string | undefined;
   readonly robots: RobotsDirectives = { noindex: false, nofollow: false };
+  /** <script src> values as written, resolved once the base is known. */
+  readonly scriptSrcs: string[] = [];
 
   constructor(opts: ExtractOptions) {
     this.maxLinks = opts.maxLinks ?? DEFAULT_MAX_LINKS;
@@ -508,6 +552,9 @@ class PageCollector {
       case 'meta':
         this.onMeta(attribs);
         break;
+      case 'script':
+        if (this.noLinksDepth === 0 && attribs.src !== undefined && this.scriptSrcs.length < MAX_SCRIPTS) this.scriptSrcs.push(attribs.src);
+        break;
       case 'html': {
         const lang = (attribs.lang ?? attribs['xml:lang'])?.trim();
         if (this.lang === undefined && lang) this.lang = lang;
@@ -629,6 +676,16 @@ class PageCollector {
     }
   }
 
+  siteResources(base: string): SiteResourceRef[] {
+    const found = new Set<string>();
+    for (const src of this.scriptSrcs) {
+      if (found.size === MAX_SITE_RESOURCES) break;
+      const index = searchIndexOfScript(src, base);
+      if (index !== undefined) found.add(index);
+    }
+    return [...found].map((href) => ({ kind: 'search-index', href }));
+  }
+
   finish(pageUrl: string): ExtractedPage {
     this.closeAnchor();
     const text = this.pieces.join('');
@@ -643,6 +700,7 @@ class PageCollector {
       link.contextBefore = wordsBefore(flat, start, CONTEXT_WORDS);
       link.contextAfter = wordsAfter(flat, end, CONTEXT_WORDS);
     }
+    const resolvedBase = effectiveBase(pageUrl, this.baseHref);
     const page: ExtractedPage = {
       title: collapseWhitespace(this.title),
       text,
@@ -650,8 +708,9 @@ class PageCollector {
       wordCount: this.wordCount,
       links: this.links,
       linksDropped: this.linksDropped,
-      resolvedBase: effectiveBase(pageUrl, this.baseHref),
+      resolvedBase,
       robots: this.robots,
+      siteResources: this.siteResources(resolvedBase),
     };
     if (this.baseHref !== undefined) page.baseHref = this.baseHref;
     if (this.metaRefresh !== undefined) page.metaRefresh = this.metaRefresh;

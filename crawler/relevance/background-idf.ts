@@ -9,7 +9,6 @@ import backgroundFile from '../../resources/background-idf.json' with { type: 'j
  */
 
 interface BackgroundFile {
-  distinctTermsPerDocument: number;
   unseen: number;
   idf: Record<string, number>;
 }
@@ -17,20 +16,16 @@ interface BackgroundFile {
 export interface BackgroundIdf {
   /** ln of the chance that a document contains the term, under the background model (= −idf). */
   logDocumentRate(term: string): number;
-  /** Distinct content terms in a typical document of the model (about 1,000 words). */
-  readonly distinctTermsPerDocument: number;
 }
 
 class SubtlexBackground implements BackgroundIdf {
   readonly #logRates: Map<string, number>;
   readonly #unseenLogRate: number;
-  readonly distinctTermsPerDocument: number;
 
   constructor(file: BackgroundFile) {
     this.#logRates = new Map();
     for (const [stem, idf] of Object.entries(file.idf)) this.#logRates.set(stem, -idf);
     this.#unseenLogRate = -file.unseen;
-    this.distinctTermsPerDocument = file.distinctTermsPerDocument;
   }
 
   logDocumentRate(term: string): number {

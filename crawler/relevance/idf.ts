@@ -1,5 +1,4 @@
 import { backgroundIdf, type BackgroundIdf } from './background-idf.ts';
-import { RunningMedian } from './running-median.ts';
 
 /*
  * IS' idf (Cho et al.): idf estimated from the pages crawled so far. With n pages seen
@@ -20,10 +19,6 @@ import { RunningMedian } from './running-median.ts';
  * The 1 is the usual smoothed-idf floor: a term in every page (the site's own name, a
  * topic word on a focused crawl) keeps a small weight, so a query made of such words
  * does not fade to nothing.
- *
- * The estimator also follows how many distinct terms a page has (the median over the
- * pages seen, blended with the background's typical document in the same n/(n+K)
- * proportion): the page size the default hot threshold is relative to.
  */
 
 export const DEFAULT_PRIOR_PAGES = 100;
@@ -44,7 +39,6 @@ export class IdfEstimator {
   readonly #maxTerms: number;
   /** ln(df + K·p_bg) per observed term, the log numerator of p̂: one Map lookup and no log per idf. */
   readonly #logMass = new Map<string, number>();
-  readonly #pageSizes = new RunningMedian();
   #documents = 0;
   /** 1 + ln(n + K). */
   #offset: number;
@@ -63,13 +57,6 @@ export class IdfEstimator {
     return this.#documents;
   }
 
-  /** Distinct terms in a typical page: the median of the pages seen, shrunk towards the background's. */
-  get typicalDistinctTerms(): number {
-    const n = this.#pageSizes.count;
-    if (n === 0) return this.#background.distinctTermsPerDocument;
-    return (n * this.#pageSizes.median + this.#priorPages * this.#background.distinctTermsPerDocument) / (n + this.#priorPages);
-  }
-
   /** Distinct terms with a document frequency held in memory. */
   get termCount(): number {
     return this.#logMass.size;
@@ -83,7 +70,6 @@ export class IdfEstimator {
       this.#logMass.set(term, Math.log(1 + (logMass === undefined ? this.#priorMass(term) : Math.exp(logMass))));
     }
     this.#documents++;
-    this.#pageSizes.add(distinct.size);
     this.#offset = 1 + Math.log(this.#documents + this.#priorPages);
     if (this.#logMass.size > this.#maxTerms) this.#forgetRarest();
   }

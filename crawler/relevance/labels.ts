@@ -180,8 +180,3 @@ export function blendRelevance(similarity: number, labelProbability: number | un
   const lambda = labelCount / (labelCount + HALF_WEIGHT_LABELS);
   return Math.min(1, Math.max(0, similarity + lambda * (labelProbability - 0.5)));
 }
-
-/** A labelled page is hot exactly when the user said it is relevant; the rest keep the rule's verdict. */
-export function applyLabel(hot: boolean, label: 'relevant' | 'irrelevant' | undefined): boolean {
-  return label === undefined ? hot : label === 'relevant';
-}

@@ -1,21 +1,34 @@
 import { UsageError } from '../errors.ts';
 import { IdfEstimator, type IdfOptions } from './idf.ts';
-import { termCounts, termsOfWords } from './text.ts';
+import { termCounts } from './text.ts';
 
 /*
- * IS'(P,Q) of Cho et al.: the cosine between tf-idf vectors of page P and driving query
- * Q, with idf estimated from the pages crawled so far (idf.ts).
+ * IS'(P,Q), Forager's relevance of page P to the driving query Q: how much the page says
+ * about the query's terms, each term weighted by how rare it is on the site.
  *
- * Term weights are damped, tf → 1 + ln tf (SMART "l"): a page that says "socket" 80
- * times is not 80 times as much about sockets as one that says it once, and without
- * damping a long page's few most repeated words would dominate its norm.
- * The page vector is body + TITLE_WEIGHT × title, each damped on its own: a title is
- * the author's own summary, so a word in it weighs like three body words.
+ *     S(P) = Σ_q w_q · ln(1 + tf_q(P)) / Σ_q w_q
+ *     w_q = idf(q)² · ln(1 + b_q)
+ *     tf_q(P) = mentions in the body + TITLE_WEIGHT × mentions in the title
+ *     relevance = S / (1 + S)                            in [0, 1)
  *
- * Query terms are made by text.ts exactly as page terms are. Lemmatising the query
- * first (wink-nlp) left every stem of the benchmark queries unchanged and turned
- * irregular forms into stems that no page has (mice → mous, data → datum), for 37 MB
- * of model in memory.
+ * S is the weighted mean of the query terms' log mentions, so S = ln 4 means the page
+ * mentions the query terms about three times each. It is deliberately not divided by the
+ * page's length: a long page that discusses sockets throughout is about sockets, and a
+ * user who asks for "sockets" means the pages that talk about them at length as much as
+ * the short ones. Measured on full crawls of nine documentation sites against
+ * 35 Cho-style topics (bench/focus), ranking pages this way found the topic's pages with
+ * a mean average precision of 0.76, against 0.53 for the tf-idf cosine it replaced,
+ * which let long pages fall below short pages that mention a query word once.
+ *
+ * Squared idf (as the cosine's q·d product had) lets the query's most specific term
+ * carry it: in "sockets and network servers" on a site where every page says "server",
+ * the pages about sockets win. idf is estimated from the pages judged so far (idf.ts).
+ * b_q is the term's burstiness: its mean mentions on the pages that mention it (Church
+ * and Gale 1995: words that carry a topic come in bursts, words like "compared" come
+ * once), estimated from the pages judged so far with one page of 2 mentions as a prior.
+ * It kept "apt-get compared with aptitude" about apt-get rather than about comparing.
+ * Mentions in a site's navigation, repeated on every page, are not the page's own: the
+ * judge removes them first (template-lines.ts).
  */
 
 export const DEFAULT_TITLE_WEIGHT = 3;
@@ -31,8 +44,13 @@ export interface RelevanceOptions extends IdfOptions {
   idf?: IdfEstimator;
 }
 
-function damped(count: number): number {
-  return count === 1 ? 1 : count > 1 ? 1 + Math.log(count) : 0;
+/** relevance = S / (1 + S), and back. */
+export function relevanceOfEvidence(evidence: number): number {
+  return evidence / (1 + evidence);
+}
+
+export function evidenceOfRelevance(relevance: number): number {
+  return relevance >= 1 ? Number.POSITIVE_INFINITY : relevance / (1 - relevance);
 }
 
 export class RelevanceModel {
@@ -40,111 +58,66 @@ export class RelevanceModel {
   /** The query's distinct content terms (Porter stems, comparable with page terms). */
   readonly queryTerms: readonly string[];
   readonly idf: IdfEstimator;
-  readonly #queryWeights: readonly number[];
   readonly #titleWeight: number;
+  /** Per query term: pages that mention it in the body, and their mentions in all. */
+  readonly #pagesMentioning: Float64Array;
+  readonly #mentions: Float64Array;
 
   constructor(query: string, options: RelevanceOptions = {}) {
     const counts = termCounts(query);
     if (counts.size === 0) throw new UsageError(`The query "${query}" has no content words to rank pages by.`, { query });
     this.query = query;
     this.queryTerms = [...counts.keys()];
-    this.#queryWeights = [...counts.values()].map(damped);
     this.idf = options.idf ?? new IdfEstimator(options);
     this.#titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
+    this.#pagesMentioning = new Float64Array(this.queryTerms.length);
+    this.#mentions = new Float64Array(this.queryTerms.length);
   }
 
   /**
-   * IS'(P,Q) in [0, 1] with the idf as it stands. Call it before observe(page): a page
-   * is judged against the pages before it, so its score depends only on what came
-   * earlier, and its own rare words do not lower their own idf.
+   * S(P) with the idf as it stands, not counting the body mentions in `discounted` (the
+   * page's navigation). Call it before observe(page): a page is judged against the pages
+   * before it, and its own rare words do not lower their own idf.
    */
-  score(page: PageTerms): number {
-    const { titleTerms, bodyTerms } = page;
-    let dot = 0;
-    let queryNorm = 0;
+  evidence(page: PageTerms, discounted?: ReadonlyMap<string, number>): number {
+    let sum = 0;
+    let weights = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {
-      const term = this.queryTerms[i]!;
-      const idf = this.idf.idf(term);
-      const q = this.#queryWeights[i]! * idf;
-      queryNorm += q * q;
-      const w = damped(bodyTerms.get(term) ?? 0) + this.#titleWeight * damped(titleTerms.get(term) ?? 0);
-      dot += q * w * idf;
+      const term = this.queryTerms[i] as string;
+      const weight = this.#weight(i);
+      weights += weight;
+      const mentions = bodyMentions(page, term, discounted) + this.#titleWeight * (page.titleTerms.get(term) ?? 0);
+      if (mentions > 0) sum += weight * Math.log1p(mentions);
     }
-    // Most pages share no term with the query: no need to weigh the whole page.
-    if (dot === 0) return 0;
-    // |body|² first, then each title term's correction from (b·idf)² to ((b + tw·t)·idf)².
-    let pageNorm = 0;
-    for (const [term, count] of bodyTerms) {
-      const x = damped(count) * this.idf.idf(term);
-      pageNorm += x * x;
-    }
-    for (const [term, count] of titleTerms) {
-      const idf = this.idf.idf(term);
-      const body = damped(bodyTerms.get(term) ?? 0) * idf;
-      const both = body + this.#titleWeight * damped(count) * idf;
-      pageNorm += both * both - body * body;
-    }
-    return Math.min(1, dot / Math.sqrt(queryNorm * pageNorm));
+    return sum / weights;
   }
 
-  /**
-   * The similarity of the reference page the default hot threshold stands for: a page
-   * of typical size (idf.typicalDistinctTerms, D) that contains every query term as
-   * prominently as an average one of its terms. Its cosine with the query is
-   * sqrt(|Q| / D) whatever the idfs: the query's share of the page's vector is |Q| of
-   * D equal parts. A page at or above it is at least as much about the query as a
-   * page that uses all of the query's words as ordinary words; pages that merely
-   * mention one of them fall below. It follows the site (long pages → lower bar) and
-   * the query (more terms → higher bar), with no constant fitted to either.
-   */
-  referenceSimilarity(): number {
-    return Math.min(1, Math.sqrt(this.queryTerms.length / this.idf.typicalDistinctTerms));
+  /** The page's relevance in [0, 1): S / (1 + S). */
+  score(page: PageTerms, discounted?: ReadonlyMap<string, number>): number {
+    return relevanceOfEvidence(this.evidence(page, discounted));
   }
 
-  /** Adds the page to the idf estimate (each distinct term counts once). */
-  observe(page: PageTerms): void {
+  /** Adds the page to the idf estimate (each distinct term counts once) and to the query terms' burstiness. */
+  observe(page: PageTerms, discounted?: ReadonlyMap<string, number>): void {
     const terms = new Set(page.bodyTerms.keys());
     for (const term of page.titleTerms.keys()) terms.add(term);
     this.idf.observe(terms);
-  }
-
-  /**
-   * The cosine between a short text and the query, with the same weights and idf as
-   * score(): for anchor text, link context, URL tokens. An array holds words as
-   * written (they are stemmed and stop words dropped here); a Map holds term counts
-   * already made by text.ts (termCounts).
-   */
-  similarityToText(words: readonly string[] | ReadonlyMap<string, number>): number {
-    return this.#cosine(Array.isArray(words) ? countTerms(termsOfWords(words as readonly string[])) : (words as ReadonlyMap<string, number>));
-  }
-
-  /** As similarityToText, for terms already made by text.ts (stems, stop words gone): stemming twice would change them. */
-  similarityToTerms(terms: readonly string[]): number {
-    return this.#cosine(countTerms(terms));
-  }
-
-  #cosine(counts: ReadonlyMap<string, number>): number {
-    let dot = 0;
-    let queryNorm = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {
-      const term = this.queryTerms[i]!;
-      const idf = this.idf.idf(term);
-      const q = this.#queryWeights[i]! * idf;
-      queryNorm += q * q;
-      dot += q * damped(counts.get(term) ?? 0) * idf;
+      const mentions = bodyMentions(page, this.queryTerms[i] as string, discounted);
+      if (mentions === 0) continue;
+      this.#pagesMentioning[i]!++;
+      this.#mentions[i]! += mentions;
     }
-    if (dot === 0) return 0;
-    let textNorm = 0;
-    for (const [term, count] of counts) {
-      const w = damped(count) * this.idf.idf(term);
-      textNorm += w * w;
-    }
-    return Math.min(1, dot / Math.sqrt(queryNorm * textNorm));
+  }
+
+  /** w_q = idf(q)² · ln(1 + b_q), b_q = (mentions + 2) / (pages mentioning q + 1). */
+  #weight(i: number): number {
+    const idf = this.idf.idf(this.queryTerms[i] as string);
+    const burstiness = ((this.#mentions[i] as number) + 2) / ((this.#pagesMentioning[i] as number) + 1);
+    return idf * idf * Math.log1p(burstiness);
   }
 }
 
-function countTerms(terms: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
+function bodyMentions(page: PageTerms, term: string, discounted: ReadonlyMap<string, number> | undefined): number {
+  return Math.max(0, (page.bodyTerms.get(term) ?? 0) - (discounted?.get(term) ?? 0));
 }

@@ -160,7 +160,8 @@ export interface PageDetail extends PageRow {
 }
 
 export interface LabelInput extends PageRef {
-  label: 'relevant' | 'irrelevant';
+  /** null clears the label: the judge's own verdict stands again. */
+  label: 'relevant' | 'irrelevant' | null;
 }
 
 /** A mirror is delivered as a zip of the pages' sanitised HTML with an index.html. */
@@ -196,6 +197,8 @@ export interface LabInput extends CollectionRef {
   strategies: string[];
   budgets: number[];
   hot?: string;
+  /** What the strategies learn from: the hot pages ('truth', the default) or the collection's own judge ('live'). */
+  judge?: 'truth' | 'live';
 }
 
 export interface ServiceInfo {

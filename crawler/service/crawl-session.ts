@@ -132,6 +132,11 @@ export class CrawlSession {
     };
   }
 
+  /** Tells a running crawl about a label the service just stored (see CrawlEngine.applyLabel). */
+  applyLabel(urlId: number, relevant: boolean | null, hotChange: number): void {
+    this.#engine?.applyLabel(urlId, relevant, hotChange);
+  }
+
   /** The best queued URLs with the strategy's explanation; empty when no crawl runs (the frontier lives in the engine). */
   frontier(limit: number): FrontierItem[] {
     const engine = this.#engine;

@@ -59,13 +59,14 @@ export const INPUT_SCHEMAS = {
   }),
   searchPages: z.strictObject({ collection, text: z.string().max(MAX_TEXT), limit: z.number().int().min(1).max(500).optional() }),
   getPage: pageRef,
-  labelPage: z.strictObject({ collection, seq: z.number().int().min(1), label: z.enum(['relevant', 'irrelevant']) }),
+  labelPage: z.strictObject({ collection, seq: z.number().int().min(1), label: z.enum(['relevant', 'irrelevant']).nullable() }),
   exportCollection: z.strictObject({ collection, format: z.enum(['warc', 'wacz', 'jsonl', 'csv', 'mirror']), filter: exportFilter.optional() }),
   runLab: z.strictObject({
     collection,
     strategies: z.array(z.string().min(1).max(40)).min(1).max(20),
     budgets: z.array(z.number().gt(0).max(1)).min(1).max(20),
     hot: z.string().max(MAX_TEXT).optional(),
+    judge: z.enum(['truth', 'live']).optional(),
   }),
 } satisfies Record<ApiMethod, z.ZodType>;
 

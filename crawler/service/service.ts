@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { CollectionError, ForagerError, UsageError } from '../errors.ts';
 import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-export.ts';
 import { runLab as replayLab } from '../lab/run-lab.ts';
-import { labelBySeq, pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
+import { setLabel } from '../library/labels.ts';
+import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
 import { requireStrategy, strategyNames } from '../ordering/registry.ts';
 import { parseHotPredicate } from '../relevance/hot.ts';
 import { canonicalSeeds, DEFAULT_SETTINGS, FORAGER_VERSION, validateSettings, type CrawlSettings } from '../settings.ts';
@@ -158,8 +159,12 @@ export class ForagerService extends EventEmitter implements ForagerApi {
     return { ...row, viewPath: html ? viewPath(input.collection, input.seq) : null, outlinks: links.outlinks, inCollectionOutlinks: links.inCollection, note: links.note };
   }
 
+  /** Labels a page, or clears its label; a running crawl learns from it at once. */
   async labelPage(input: LabelInput): Promise<PageRow> {
-    return labelBySeq(this.database(input.collection), input.seq, input.label === 'relevant');
+    const db = this.database(input.collection);
+    const result = setLabel(db, pageRow(db, input.seq).url, input.label);
+    this.#sessions.get(input.collection)?.applyLabel(result.urlId, input.label === null ? null : input.label === 'relevant', Number(result.hot) - Number(result.wasHot));
+    return pageRow(db, input.seq);
   }
 
   async exportCollection(input: ExportInput): Promise<ExportResult> {
@@ -182,7 +187,12 @@ export class ForagerService extends EventEmitter implements ForagerApi {
   async runLab(input: LabInput): Promise<LabReport> {
     const db = openCollection(this.#files.pathOf(input.collection), { create: false, readonly: true });
     try {
-      return replayLab(db, { strategies: input.strategies, budgets: input.budgets, ...(input.hot === undefined || input.hot.trim() === '' ? {} : { hot: input.hot }) });
+      return replayLab(db, {
+        strategies: input.strategies,
+        budgets: input.budgets,
+        ...(input.hot === undefined || input.hot.trim() === '' ? {} : { hot: input.hot }),
+        ...(input.judge === undefined ? {} : { judge: input.judge }),
+      });
     } finally {
       db.close();
     }

@@ -12,6 +12,7 @@ export interface HostRow {
 
 /** The hosts table. Politeness and robots.txt are kept per origin (scheme, host and port). */
 export class HostStore {
+  readonly #db: Db;
   readonly #byOrigin;
   readonly #insert;
   readonly #all;
@@ -20,6 +21,7 @@ export class HostStore {
   readonly #idCache = new Map<string, number>();
 
   constructor(db: Db) {
+    this.#db = db;
     this.#byOrigin = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
     this.#insert = db.prepare('INSERT INTO hosts (origin) VALUES (?)');
     this.#all = db.prepare(
@@ -49,6 +51,11 @@ export class HostStore {
 
   saveRobots(id: number, status: number | null, body: Buffer | null, fetchedAt: number, failures: number): void {
     this.#saveRobots.run(status, body, fetchedAt, failures, id);
+  }
+
+  /** Runs fn in one transaction (nested: a savepoint), so that what it writes is stored together. */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
   }
 
   countPageFetched(id: number): void {

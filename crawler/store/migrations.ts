@@ -105,6 +105,18 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE pages ADD COLUMN request_head TEXT;   -- request line and headers exactly as sent; NULL before version 2
   ALTER TABLE pages ADD COLUMN payload BLOB;        -- body bytes as received (still content-encoded) when a Content-Encoding applied; NULL: the decoded body is the payload
   `,
+  /* 3: site resources (sitemaps, site search indexes) are URLs of their own kind */ `
+  ALTER TABLE urls ADD COLUMN kind INTEGER NOT NULL DEFAULT 0;  -- what the URL is expected to hold: 0 page, 1 sitemap, 2 search index (see url-kind.ts)
+  -- Resources are a handful per site: this partial index finds them without scanning the table.
+  CREATE INDEX urls_resources ON urls(id) WHERE kind <> 0;
+  `,
+  /* 4: the judge's own verdict, kept when a label overrides it; verdicts revised by relevance */ `
+  ALTER TABLE pages ADD COLUMN judged_hot INTEGER;  -- the judge's verdict (hot is the label when there is one); NULL when not judged
+  -- Labelled pages of older collections: their original verdict was overwritten, the label is all there is.
+  UPDATE pages SET judged_hot = hot WHERE relevance IS NOT NULL;
+  -- The hot bar moves as the crawl learns; pages between the old and the new bar are found through this.
+  CREATE INDEX pages_by_relevance ON pages(relevance) WHERE relevance IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,7 +15,10 @@ export interface NewPage {
   text: string | null;
   terms: string | null;
   relevance: number | null;
+  /** The verdict: the user's label when there is one, else the judge's. */
   hot: boolean;
+  /** The judge's own verdict; null when the page was not judged. */
+  judgedHot: boolean | null;
   noindex: boolean;
   nofollow: boolean;
   canonical: string | null;
@@ -48,8 +51,8 @@ export class PageStore {
     this.#insertPage = db.prepare(
       `INSERT INTO pages (url_id, status, http_version, status_text, headers, content_type, charset, body, body_bytes, wire_bytes,
          title, text, terms, relevance, hot, noindex, nofollow, canonical, redirect_to, note, started_at, fetched_at, response_ms, remote_address,
-         request_head, payload)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         request_head, payload, judged_hot)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#insertFts = db.prepare('INSERT INTO pages_fts (rowid, title, text) VALUES (?, ?, ?)');
     this.#insertLink = db.prepare('INSERT OR IGNORE INTO links (src_seq, dst_id, anchor, context_before, context_after) VALUES (?, ?, ?, ?, ?)');
@@ -60,7 +63,7 @@ export class PageStore {
     const info = this.#insertPage.run(
       p.urlId, p.status, p.httpVersion, p.statusText, JSON.stringify(p.headers), p.contentType, p.charset, p.body, p.bodyBytes,
       p.wireBytes, p.title, p.text, p.terms, p.relevance, p.hot ? 1 : 0, p.noindex ? 1 : 0, p.nofollow ? 1 : 0, p.canonical, p.redirectTo, p.note, p.startedAt,
-      p.fetchedAt, p.responseMs, p.remoteAddress, p.requestHead, p.payload,
+      p.fetchedAt, p.responseMs, p.remoteAddress, p.requestHead, p.payload, p.judgedHot === null ? null : p.judgedHot ? 1 : 0,
     );
     const seq = Number(info.lastInsertRowid);
     if (!p.noindex && (p.title || p.text)) this.#insertFts.run(seq, p.title ?? '', p.text ?? '');

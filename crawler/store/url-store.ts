@@ -1,4 +1,6 @@
+import type { UrlKind } from '../ordering/strategy.ts';
 import type { Db } from './database.ts';
+import { urlKindCode, urlKindOf } from './url-kind.ts';
 import { UrlState, type UrlStateValue } from './url-state.ts';
 
 export interface NewUrl {
@@ -10,6 +12,8 @@ export interface NewUrl {
   parentId: number | null;
   redirects: number;
   reason: string | null;
+  /** Default 'page'. */
+  kind?: UrlKind;
 }
 
 export interface QueuedUrl {
@@ -19,6 +23,24 @@ export interface QueuedUrl {
   depth: number;
   redirects: number;
   attempts: number;
+  /** What the URL is expected to hold: it decides how the response is fetched and parsed. */
+  kind: UrlKind;
+}
+
+/** A site resource that no page listed (a robots.txt Sitemap line, a seed host's /sitemap.xml). */
+export interface RootResource {
+  id: number;
+  url: string;
+  depth: number;
+  kind: UrlKind;
+}
+
+/** Seeds are the URLs stored at depth 0 with no parent; ids give discovery order. */
+const SEED_IDS = 'SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL ORDER BY id';
+
+/** The seeds' ids, for readers that may hold a collection of an older schema as it is (UrlStore needs the current one). */
+export function storedSeedIds(db: Db): number[] {
+  return db.prepare(SEED_IDS).pluck().all() as number[];
 }
 
 export interface FrontierEntry {
@@ -39,22 +61,28 @@ export class UrlStore {
   #tally: Map<UrlStateValue, number> | undefined;
   readonly #resetInflight;
   readonly #countByState;
+  readonly #promoteKind;
+  readonly #resourceKinds;
+  readonly #rootResources;
 
   constructor(db: Db) {
     this.#findByFp = db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck();
     this.#insert = db.prepare(
-      'INSERT INTO urls (fp, url, host_id, depth, state, parent_id, redirects, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO urls (fp, url, host_id, depth, state, parent_id, redirects, reason, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.#queuedById = db.prepare(
-      `SELECT id, url, host_id AS hostId, depth, redirects, attempts FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
+      `SELECT id, url, host_id AS hostId, depth, redirects, attempts, kind FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
     );
-    this.#seedIds = db.prepare('SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL ORDER BY id').pluck();
+    this.#seedIds = db.prepare(SEED_IDS).pluck();
     this.#frontier = db.prepare(`SELECT id, host_id AS hostId FROM urls WHERE state = ${UrlState.queued}`);
     this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#requeue = db.prepare(`UPDATE urls SET state = ${UrlState.queued}, attempts = attempts + 1, reason = ? WHERE id = ?`);
     this.#resetInflight = db.prepare(`UPDATE urls SET state = ${UrlState.queued} WHERE state = ${UrlState.inflight}`);
     this.#countByState = db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state');
-    this.#get = db.prepare('SELECT id, url, host_id AS hostId, depth, state, parent_id AS parentId, redirects, attempts, reason FROM urls WHERE id = ?');
+    this.#get = db.prepare('SELECT id, url, host_id AS hostId, depth, state, parent_id AS parentId, redirects, attempts, reason, kind FROM urls WHERE id = ?');
+    this.#promoteKind = db.prepare(`UPDATE urls SET kind = ? WHERE id = ? AND kind = 0 AND state = ${UrlState.queued}`);
+    this.#resourceKinds = db.prepare('SELECT id, kind FROM urls WHERE kind <> 0').raw();
+    this.#rootResources = db.prepare('SELECT id, url, depth, kind FROM urls WHERE kind <> 0 AND parent_id IS NULL AND depth > 0 ORDER BY id');
   }
 
   findIdByFingerprint(hostId: number, fp: bigint): number | undefined {
@@ -62,14 +90,35 @@ export class UrlStore {
   }
 
   insert(u: NewUrl): number {
-    const info = this.#insert.run(u.fp, u.url, u.hostId, u.depth, u.state, u.parentId, u.redirects, u.reason);
+    const info = this.#insert.run(u.fp, u.url, u.hostId, u.depth, u.state, u.parentId, u.redirects, u.reason, urlKindCode(u.kind ?? 'page'));
     this.#count(u.state, 1);
     return Number(info.lastInsertRowid);
   }
 
   /** The URL with this id if it is still queued. */
   queued(id: number): QueuedUrl | undefined {
-    return this.#queuedById.get(id) as QueuedUrl | undefined;
+    const row = this.#queuedById.get(id) as (Omit<QueuedUrl, 'kind'> & { kind: number }) | undefined;
+    return row === undefined ? undefined : { ...row, kind: urlKindOf(row.kind) };
+  }
+
+  /**
+   * Makes a URL known as a page a site resource, while it is still waiting to be fetched (a
+   * page linked to a sitemap before robots.txt named it). False when it was not changed.
+   */
+  promoteKind(id: number, kind: UrlKind): boolean {
+    return this.#promoteKind.run(urlKindCode(kind), id).changes === 1;
+  }
+
+  /** The kind of every URL that is not an ordinary page (a few per site). */
+  resourceKinds(): Map<number, UrlKind> {
+    const rows = this.#resourceKinds.all() as [number, number][];
+    return new Map(rows.map(([id, code]) => [id, urlKindOf(code)]));
+  }
+
+  /** Site resources admitted outside any page, in discovery order. */
+  rootResources(): RootResource[] {
+    const rows = this.#rootResources.all() as (Omit<RootResource, 'kind'> & { kind: number })[];
+    return rows.map((r) => ({ ...r, kind: urlKindOf(r.kind) }));
   }
 
   /** The seeds' ids in discovery order: seeds are the URLs stored at depth 0 with no parent. */
@@ -110,7 +159,8 @@ export class UrlStore {
   }
 
   get(id: number): (QueuedUrl & { state: UrlStateValue; parentId: number | null; reason: string | null }) | undefined {
-    return this.#get.get(id) as (QueuedUrl & { state: UrlStateValue; parentId: number | null; reason: string | null }) | undefined;
+    const row = this.#get.get(id) as (Omit<QueuedUrl, 'kind'> & { kind: number; state: UrlStateValue; parentId: number | null; reason: string | null }) | undefined;
+    return row === undefined ? undefined : { ...row, kind: urlKindOf(row.kind) };
   }
 
   /** After a crash, URLs that were in flight go back to the queue. Returns how many. */

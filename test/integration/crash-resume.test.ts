@@ -88,6 +88,8 @@ async function exitWithin(run: RunningCli, ms: number): Promise<CliResult> {
 describe('crash and resume', () => {
   it('after kill -9, resume keeps every committed page and finishes without refetching', async (t) => {
     const PAGES = 150;
+    // The tree's pages, and the seed host's /sitemap.xml (robots.txt names none; a 404 here).
+    const FETCHES = PAGES + 1;
     const site = await startTree(PAGES, 3, 15);
     const tmp = tempDir('forager-crash-');
     try {
@@ -103,7 +105,7 @@ describe('crash and resume', () => {
 
       const atKill = readCollection(db);
       assert.ok(atKill.pages.length >= 20, `enough pages committed before the kill to mean something (${atKill.pages.length})`);
-      assert.ok(atKill.pages.length < PAGES, 'killed before the end');
+      assert.ok(atKill.pages.length < FETCHES, 'killed before the end');
       assert.ok(atKill.inflight.length <= 4, `at most concurrency URLs in flight at the kill: ${atKill.inflight.join(', ')}`);
       t.diagnostic(`at the kill: ${atKill.pages.length} pages committed, ${atKill.inflight.length} URLs in flight`);
       const committed = new Set(atKill.pages.map((p) => p.url));
@@ -121,19 +123,18 @@ describe('crash and resume', () => {
 
       const resumed = finalStats(await runCli(['resume', '--db', db, '--json'], { timeoutMs: 20_000 }));
       assert.equal(resumed.outcome, 'exhausted');
-      assert.equal(resumed.fetched, PAGES);
+      assert.equal(resumed.fetched, FETCHES);
 
       const end = readCollection(db);
-      assert.equal(end.pages.length, PAGES, 'every page fetched');
+      assert.equal(end.pages.length, FETCHES, 'every page fetched');
       assert.equal(end.states.get(UrlState.inflight) ?? 0, 0, 'nothing left in flight');
       assert.equal(end.states.get(UrlState.queued) ?? 0, 0, 'nothing left queued');
       assert.deepEqual(end.pages.slice(0, atKill.pages.length), atKill.pages, 'pages committed before the kill are unchanged');
-      assert.equal(new Set(end.pages.map((p) => p.url)).size, PAGES, 'one page row per URL');
+      assert.equal(new Set(end.pages.map((p) => p.url)).size, FETCHES, 'one page row per URL');
       for (const url of inflight) assert.ok(end.pages.some((p) => p.url === url), `${url}, in flight at the kill, was fetched on resume`);
 
       assert.equal(site.count('/robots.txt'), 1, 'robots.txt is cached in the collection, not fetched again');
-      for (let n = 0; n < PAGES; n++) {
-        const path = `/p/${n}`;
+      for (const path of [...Array.from({ length: PAGES }, (_, n) => `/p/${n}`), '/sitemap.xml']) {
         const times = site.count(path);
         const allowed = inflight.has(`${site.origin}${path}`) ? 2 : 1;
         assert.ok(times >= 1 && times <= allowed, `${path} requested ${times} times (in flight at the kill: ${allowed === 2})`);
@@ -181,11 +182,12 @@ describe('crash and resume', () => {
 
         const resumed = finalStats(await runCli(['resume', '--db', db, '--json'], { timeoutMs: 20_000 }));
         assert.equal(resumed.outcome, 'exhausted');
-        assert.equal(resumed.fetched, PAGES);
+        assert.equal(resumed.fetched, PAGES + 1, "the tree's pages and the seed host's /sitemap.xml");
         const end = readCollection(db);
         assert.deepEqual(end.pages.slice(0, atPause.pages.length), atPause.pages, 'pages stored before the pause are unchanged');
         assert.equal(site.count('/robots.txt'), 1);
         for (let n = 0; n < PAGES; n++) assert.equal(site.count(`/p/${n}`), 1, `/p/${n} fetched once`);
+        assert.equal(site.count('/sitemap.xml'), 1, 'the sitemap is asked for once, across the pause');
       } finally {
         await site.close();
         tmp.cleanup();

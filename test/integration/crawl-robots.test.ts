@@ -75,8 +75,9 @@ function stateOf(crawl: RobotsCrawl, path: string): { state: string; reason: str
   return record === undefined ? undefined : { state: URL_STATE_NAMES[record.state as UrlStateValue], reason: record.reason };
 }
 
+/** Requests for pages: not robots.txt, nor the /sitemap.xml a seed host is asked for once its robots.txt is usable. */
 function pagePaths(crawl: RobotsCrawl): string[] {
-  return crawl.site.requests.filter((p) => p !== '/robots.txt' && p !== '/real-robots.txt').sort();
+  return crawl.site.requests.filter((p) => p !== '/robots.txt' && p !== '/real-robots.txt' && p !== '/sitemap.xml').sort();
 }
 
 describe('robots.txt that cannot be had', () => {

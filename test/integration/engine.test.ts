@@ -22,8 +22,10 @@ describe('engine on a loopback tree site', () => {
     const run = await crawlOnce(tmp.dir, testSettings([`${site.origin}/p/0`], { maxPages: 1000, concurrency: 4, strategy: 'bfs' }));
     assert.equal(run.outcome, 'exhausted');
     const stats = collectionStats(run.db);
-    // 40 pages minus /p/7, and /p/7's children (22, 23, 24) are never discovered.
-    assert.equal(stats.fetched, 36);
+    // 40 pages minus /p/7, and /p/7's children (22, 23, 24) are never discovered; and the
+    // seed host's /sitemap.xml (robots.txt names none), a 404 here.
+    assert.equal(stats.fetched, 37);
+    assert.equal(site.count('/sitemap.xml'), 1);
     assert.equal(stats.robotsBlocked, 1);
     assert.equal(site.count('/robots.txt'), 1);
     assert.equal(site.count('/p/7'), 0);
@@ -76,7 +78,7 @@ describe('politeness', () => {
   it('waits k times the last response time when that is longer than the minimum delay', async () => {
     const starts: number[] = [];
     const ends: number[] = [];
-    const site = await startTestSite({ '/robots.txt': (_q, r) => void r.writeHead(404).end() }, (req, res) => {
+    const site = await startTestSite({ '/robots.txt': (_q, r) => void r.writeHead(404).end(), '/sitemap.xml': (_q, r) => void r.writeHead(404).end() }, (req, res) => {
       starts.push(Date.now());
       const n = Number((req.url ?? '').split('/').pop());
       setTimeout(() => {
@@ -102,7 +104,10 @@ describe('politeness', () => {
   it('honours Crawl-delay from robots.txt', async () => {
     const starts: number[] = [];
     const site = await startTestSite(
-      { '/robots.txt': (_q, r) => void r.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: forager\nCrawl-delay: 0.3\n') },
+      {
+        '/robots.txt': (_q, r) => void r.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: forager\nCrawl-delay: 0.3\n'),
+        '/sitemap.xml': (_q, r) => void r.writeHead(404).end(),
+      },
       (req, res) => {
         starts.push(Date.now());
         const n = Number((req.url ?? '').split('/').pop());
@@ -183,7 +188,7 @@ describe('pause and resume in the same process', () => {
       const outcome = await engine.run();
       assert.equal(outcome, 'exhausted');
       assert.deepEqual(states, ['paused', 'running']);
-      assert.equal(engine.stats().fetched, 30);
+      assert.equal(engine.stats().fetched, 31, "the tree's 30 pages and the seed host's /sitemap.xml");
       db.close();
     } finally {
       await site.close();

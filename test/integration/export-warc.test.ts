@@ -12,7 +12,7 @@ import { exportWacz } from '../../crawler/export/wacz-export.ts';
 import { verifyWacz } from '../../crawler/export/wacz-verify.ts';
 import { exportWarc } from '../../crawler/export/warc-export.ts';
 import { ORIGINAL_TRANSFER_ENCODING } from '../../crawler/export/warc-http.ts';
-import { labelPage } from '../../crawler/library/labels.ts';
+import { setLabel } from '../../crawler/library/labels.ts';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { loadSettings } from '../../crawler/store/settings-store.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
@@ -119,8 +119,8 @@ describe('export: WARC and WACZ', () => {
     );
     const run = await crawlOnce(dir.dir, testSettings([url('/'), ...extras()], { query: TOPIC_QUERY, maxPages: 30, allowPrivate: true }));
     db = run.db;
-    labelPage(db, url('/db/wal-0'), true);
-    labelPage(db, url('/extra/chunked'), false);
+    setLabel(db, url('/db/wal-0'), 'relevant');
+    setLabel(db, url('/extra/chunked'), 'irrelevant');
     readonly = openCollection(run.dbPath, { create: false, readonly: true });
     pages = db
       .prepare(

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { csvLine } from '../../crawler/export/csv-format.ts';
 import { ExportError } from '../../crawler/export/export-error.ts';
 import { exportCollection } from '../../crawler/export/run-export.ts';
-import { labelPage } from '../../crawler/library/labels.ts';
+import { setLabel } from '../../crawler/library/labels.ts';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
@@ -21,7 +21,7 @@ describe('export: JSONL and CSV', () => {
     site = await startTestSite({}, topicSite('http://127.0.0.1:9'));
     const run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { query: TOPIC_QUERY, maxPages: 30, allowPrivate: true }));
     db = run.db;
-    labelPage(db, `${site.origin}/db/wal-0`, true);
+    setLabel(db, `${site.origin}/db/wal-0`, 'relevant');
     readonly = openCollection(run.dbPath, { create: false, readonly: true });
   });
 
@@ -70,7 +70,8 @@ describe('export: JSONL and CSV', () => {
     await exportCollection(readonly, 'csv', { hotOnly: true }, out);
     const rows = readFileSync(out, 'utf8').split('\r\n').filter((r) => r !== '');
     assert.equal(rows[0], 'url,title,relevance,hot,depth,fetchedAt');
-    assert.match(rows[1] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/[^,]*,[^,]*,\d\.\d{4},1,\d+,\d{4}-/);
+    // A title with a comma is quoted (RFC 4180).
+    assert.match(rows[1] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/[^,]*,(?:"(?:[^"]|"")*"|[^,"]*),\d\.\d{4},1,\d+,\d{4}-/);
     const tricky = csvLine({ seq: 1, urlId: 1, url: 'http://x/', title: '=HYPERLINK("http://evil")', text: null, relevance: null, hot: false, label: null, depth: 0, status: 200, contentType: null, fetchedAt: 0 });
     assert.equal(tricky, `http://x/,"'=HYPERLINK(""http://evil"")",,0,0,1970-01-01T00:00:00.000Z\r\n`);
   });

@@ -6,9 +6,14 @@ import { runCli } from '../support/cli.ts';
 import { tempDir } from '../support/crawl-harness.ts';
 import { html, startTestSite, type TestSite } from '../support/test-site.ts';
 
-/** A small site where three pages are about checkpoints and the rest are not. */
+/**
+ * A small site where three pages are about checkpoints and the rest are not. Its robots.txt
+ * keeps the crawl to those six pages: it names no sitemap and forbids the /sitemap.xml a
+ * seed host would otherwise be asked for.
+ */
 function checkpointSite(): Record<string, ReturnType<typeof html>> {
   return {
+    '/robots.txt': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /sitemap.xml\n'),
     '/': html('<p>Storage engine notes.</p><a href="/wal">write-ahead log</a> <a href="/misc">misc</a> <a href="/btree">b-tree pages</a>', 'Storage'),
     '/wal': html(
       '<p>The write-ahead log records changes; a checkpoint copies them back. Checkpoints run often; checkpoint starvation happens.</p><a href="/checkpoint-tuning">checkpoint tuning</a>',
@@ -97,6 +102,23 @@ describe('hot pages, labels and explain through the CLI', () => {
     const both = await runCli(['label', '--db', db, '--url', `${site.origin}/btree`, '--relevant', '--irrelevant']);
     assert.equal(both.code, 2);
   });
+
+  it('clears a label: the judge\'s own verdict comes back', async () => {
+    const hotCount = async (): Promise<number> => (JSON.parse((await runCli(['stats', '--db', db, '--json'])).stdout) as { hot: number }).hot;
+    const before = await hotCount();
+    const wrong = await runCli(['label', '--db', db, '--url', `${site.origin}/checkpoint-tuning`, '--irrelevant', '--json']);
+    assert.equal(wrong.code, 0, wrong.stderr);
+    assert.deepEqual(JSON.parse(wrong.stdout), { url: `${site.origin}/checkpoint-tuning`, label: 'irrelevant', hot: false });
+    assert.equal(await hotCount(), before - 1);
+    const cleared = await runCli(['label', '--db', db, '--url', `${site.origin}/checkpoint-tuning`, '--clear', '--json']);
+    assert.equal(cleared.code, 0, cleared.stderr);
+    assert.deepEqual(JSON.parse(cleared.stdout), { url: `${site.origin}/checkpoint-tuning`, label: null, hot: true });
+    assert.equal(await hotCount(), before);
+    const why = JSON.parse((await runCli(['explain', '--db', db, '--json', `${site.origin}/checkpoint-tuning`])).stdout) as { fetched: { label: string | null; hot: boolean } };
+    assert.deepEqual(why.fetched.label, null);
+    const plain = await runCli(['label', '--db', db, '--url', `${site.origin}/checkpoint-tuning`, '--clear']);
+    assert.match(plain.stdout, /label cleared; the judge's verdict stands: hot/);
+  });
 });
 
 describe('forager lab', () => {
@@ -121,6 +143,18 @@ describe('forager lab', () => {
     assert.equal(report.collection.hotPages, 2);
     assert.deepEqual(report.results.map((r) => r.strategy), ['bfs', 'focused']);
     for (const r of report.results) assert.equal(r.budgets.at(-1)?.pst, 1, `${r.strategy} finds every hot page with the whole budget`);
+  });
+
+  it('replays with the collection\'s own judge when asked, scored against the hot pages', async () => {
+    const result = await runCli(['lab', '--db', db, '--strategies', 'naive,focused', '--budgets', '1', '--hot', 'title:checkpoint', '--judge', 'live', '--json']);
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { judge: string; hotRule: string; results: { strategy: string; budgets: { pst: number }[] }[] };
+    assert.equal(report.judge, 'live');
+    assert.match(report.hotRule, /title:checkpoint/);
+    for (const r of report.results) assert.equal(r.budgets.at(-1)?.pst, 1);
+    const wrong = await runCli(['lab', '--db', db, '--judge', 'oracle']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--judge is truth .* or live/);
   });
 
   it('accepts a hot predicate of its own, and refuses a bad one', async () => {

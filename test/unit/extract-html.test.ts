@@ -8,6 +8,7 @@ import {
   isFollowableHref,
   parseMetaRefresh,
   parseRobotsDirectives,
+  searchIndexOfScript,
   type ExtractedLink,
 } from '../../crawler/parse/extract-html.ts';
 
@@ -394,4 +395,46 @@ test('10,000 links: every anchor and context is right', () => {
     assert.equal(link.contextBefore, words.slice(Math.max(0, e.start - 10), e.start).join(' '), `before ${i}`);
     assert.equal(link.contextAfter, words.slice(e.end, e.end + 10).join(' '), `after ${i}`);
   }
+});
+
+test("a documentation site's scripts reveal its search index: Sphinx and MkDocs", () => {
+  const sphinx = extractHtml(
+    `<html><head><title>os</title>
+      <script src="../_static/jquery.js"></script>
+      <script data-url_root="../" id="documentation_options" src="../_static/documentation_options.js?v=5929fcd5"></script>
+      <script src="../_static/documentation_options.js#again"></script>
+    </head><body><p>Text.</p></body></html>`,
+    'https://docs.example/en/library/os.html',
+  );
+  assert.deepEqual(sphinx.siteResources, [{ kind: 'search-index', href: 'https://docs.example/en/searchindex.js' }]);
+  assert.equal(sphinx.text, 'Text.', 'a script adds no text');
+
+  const mkdocs = extractHtml('<script src="../search/main.js"></script><script src="https://cdn.example/x.js"></script>', 'https://site.example/docs/wal/');
+  assert.deepEqual(mkdocs.siteResources, [{ kind: 'search-index', href: 'https://site.example/docs/search/search_index.json' }]);
+
+  const based = extractHtml('<base href="https://docs.example/v2/"><script src="_static/documentation_options.js"></script>', 'https://docs.example/v2/a/b.html');
+  assert.deepEqual(based.siteResources, [{ kind: 'search-index', href: 'https://docs.example/v2/searchindex.js' }], 'resolved against <base>');
+});
+
+test('only those script paths, at a path boundary, count; at most four per page', () => {
+  const none = extractHtml(
+    `<script src="/my_static/documentation_options.js"></script>
+     <script src="/research/main.js"></script>
+     <script src="/search/main.json"></script>
+     <script src="javascript:alert(1)"></script>
+     <script>var src = "/_static/documentation_options.js";</script>
+     <template><script src="/_static/documentation_options.js"></script></template>`,
+    'https://docs.example/',
+  );
+  assert.deepEqual(none.siteResources, []);
+  const many = extractHtml(
+    Array.from({ length: 9 }, (_, i) => `<script src="/v${i}/_static/documentation_options.js"></script>`).join(''),
+    'https://docs.example/',
+  );
+  assert.deepEqual(
+    many.siteResources.map((r) => r.href),
+    [0, 1, 2, 3].map((i) => `https://docs.example/v${i}/searchindex.js`),
+  );
+  assert.equal(searchIndexOfScript('search/main.js?v=1', 'https://site.example/'), 'https://site.example/search/search_index.json');
+  assert.equal(searchIndexOfScript('//[bad', 'https://site.example/'), undefined);
 });

@@ -3,11 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
 import { UsageError } from '../../crawler/errors.ts';
 import { loadLabGraph } from '../../crawler/lab/load.ts';
 import { runLab } from '../../crawler/lab/run-lab.ts';
 import { DEFAULT_SETTINGS } from '../../crawler/settings.ts';
 import { type Db, openCollection } from '../../crawler/store/database.ts';
+import { MIGRATIONS } from '../../crawler/store/migrations.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'forager-lab-'));
@@ -73,6 +76,43 @@ describe('loadLabGraph', () => {
     const v = node(102);
     assert.deepEqual([...g.termIds.subarray(g.termStart[v], g.termEnd[v])].map((t) => g.termPool[t]), ['solar', 'energi']);
     assert.ok(Math.abs((g.relevance[v] as number) - 0.8) < 1e-6);
+  });
+
+  it('keeps site resources: their kinds, the sitemaps robots.txt named, and the hints re-read from their stored bodies', () => {
+    const db = collection('resources.db');
+    // 107: the sitemap robots.txt named (no parent), fetched after 101; it lists 102 (lastmod), 108 (a new URL) and 109 (never admitted).
+    db.prepare(`INSERT INTO urls (id, fp, url, host_id, depth, state, parent_id, kind) VALUES (107, 7, 'https://a.example/sitemap.xml', 1, 1, 2, NULL, 1)`).run();
+    db.prepare(`INSERT INTO urls (id, fp, url, host_id, depth, state, parent_id) VALUES (108, 8, 'https://a.example/f', 1, 2, 0, 107)`).run();
+    const sitemap = `<urlset><url><loc>https://a.example/solar</loc><lastmod>2024-05-01</lastmod></url><url><loc>/f</loc><lastmod>2024</lastmod></url>
+      <url><loc>https://elsewhere.example/g</loc><lastmod>2024</lastmod></url></urlset>`;
+    db.prepare(`INSERT INTO pages (seq, url_id, status, headers, started_at, fetched_at, response_ms, body, note) VALUES (6, 107, 200, '[]', 0, 0, 0, ?, 'resource:sitemap')`).run(
+      gzipSync(Buffer.from(sitemap)),
+    );
+    const link = db.prepare("INSERT INTO links (src_seq, dst_id, anchor, context_before, context_after) VALUES (6, ?, '', '', '')");
+    link.run(102);
+    link.run(108);
+    const g = loadLabGraph(db);
+    db.close();
+    const node = (id: number): number => (g.sourceIds as Float64Array).indexOf(id);
+    assert.deepEqual([...g.kinds].map((k, v) => [g.sourceIds?.[v], k]).filter(([, k]) => k !== 0), [[107, 1]]);
+    assert.deepEqual([...g.resourceRoots], [node(107)]);
+    assert.deepEqual([...g.resourceRootDepths], [1]);
+    assert.deepEqual(g.hints.get(node(107)), [
+      { id: node(102), source: 'sitemap', lastModified: Date.UTC(2024, 4, 1) },
+      { id: node(108), source: 'sitemap', lastModified: Date.UTC(2024, 0, 1) },
+    ]);
+    assert.equal(g.hints.size, 1);
+  });
+
+  it('reads a collection older than site resources, opened as it is (a read-only tool)', () => {
+    const path = join(dir, 'schema2.db');
+    const raw = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 2)) raw.exec(migration);
+    raw.prepare("INSERT INTO urls (id, fp, url, host_id, depth, state, parent_id) VALUES (1, 1, 'https://a.example/', 1, 0, 2, NULL)").run();
+    raw.prepare("INSERT INTO pages (seq, url_id, status, headers, started_at, fetched_at, response_ms) VALUES (1, 1, 200, '[]', 0, 0, 0)").run();
+    const g = loadLabGraph(raw as unknown as Db);
+    raw.close();
+    assert.deepEqual([g.nodeCount, g.pageCount, [...g.kinds], g.resourceRoots.length, g.hints.size], [1, 1, [0], 0, 0]);
   });
 
   it('judges pages hot by a relevance threshold when asked', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UsageError } from '../../crawler/errors.ts';
 import { evaluateBudgets, pstCurve } from '../../crawler/lab/evaluate.ts';
-import { buildLabGraph, type LabGraph, type LabPageInput } from '../../crawler/lab/graph.ts';
+import { buildLabGraph, LabGraphBuilder, type LabGraph, type LabPageInput } from '../../crawler/lab/graph.ts';
 import { LabHeap } from '../../crawler/lab/heap.ts';
 import { runLabOnGraph } from '../../crawler/lab/run-lab.ts';
 import { SYNTHETIC_QUERY, syntheticLabGraph } from '../../crawler/lab/synthetic.ts';
@@ -12,6 +12,7 @@ import { ChoStrategy } from '../../crawler/ordering/cho.ts';
 import { createRandomStrategy } from '../../crawler/ordering/random.ts';
 import { createStrategy } from '../../crawler/ordering/registry.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from '../../crawler/ordering/strategy.ts';
+import { RecordingStrategy } from '../support/recording-strategy.ts';
 
 const url = (id: number): string => `https://site.example/p${id}`;
 
@@ -149,6 +150,50 @@ describe('virtualCrawl', () => {
     const to4 = s.links.find((l) => l.dstId === n(4));
     assert.deepEqual([to4?.depth, to4?.url, to4?.anchor, to4?.srcId], [2, url(4), 'more', n(2)]);
     assert.equal(s.links[0]?.depth, 0);
+  });
+
+  it('reports site resources as the engine does: kinds on links, sitemaps from robots.txt after the seeds, hints before fetched()', () => {
+    // Seed 1 names search index 6; robots.txt named sitemap 5, which lists 2 and 3; the index lists 3 and 4.
+    const b = new LabGraphBuilder();
+    for (const id of [1, 2, 3, 4, 5, 6]) b.page(id, { url: url(id), hot: false, relevance: 0 });
+    b.seed(1);
+    b.kind(5, 'sitemap');
+    b.kind(6, 'search-index');
+    b.resourceRoot(5, 1);
+    const links = (id: number, to: [number, string][]): void => {
+      b.beginLinks(b.node(id));
+      for (const [dst, anchor] of to) b.addLink(dst, url(dst), anchor, '');
+    };
+    links(1, [[6, '']]);
+    links(5, [[2, ''], [3, '']]);
+    b.setHints(b.node(5), [{ id: 2, source: 'sitemap', lastModified: 5 }]);
+    links(6, [[3, 'Three'], [4, 'Four']]);
+    b.setHints(b.node(6), [
+      { id: 3, source: 'search-index', terms: ['three'], titleTerms: [] },
+      { id: 4, source: 'search-index', terms: ['four'], titleTerms: ['four'] },
+    ]);
+    const graph = b.build();
+    const recorder = new RecordingStrategy();
+    virtualCrawl(graph, recorder, graph.pageCount);
+    assert.deepEqual(recorder.events, [
+      { type: 'linked', src: null, url: url(1), kind: 'page', anchor: '' },
+      { type: 'linked', src: null, url: url(5), kind: 'sitemap', anchor: '' },
+      { type: 'linked', src: url(1), url: url(6), kind: 'search-index', anchor: '' },
+      { type: 'fetched', url: url(1) },
+      { type: 'linked', src: url(5), url: url(2), kind: 'page', anchor: '' },
+      { type: 'linked', src: url(5), url: url(3), kind: 'page', anchor: '' },
+      { type: 'hinted', url: url(2), hint: { source: 'sitemap', lastModified: 5 } },
+      { type: 'fetched', url: url(5) },
+      { type: 'linked', src: url(6), url: url(3), kind: 'page', anchor: 'Three' },
+      { type: 'linked', src: url(6), url: url(4), kind: 'page', anchor: 'Four' },
+      { type: 'hinted', url: url(3), hint: { source: 'search-index', terms: ['three'], titleTerms: [] } },
+      { type: 'hinted', url: url(4), hint: { source: 'search-index', terms: ['four'], titleTerms: ['four'] } },
+      { type: 'fetched', url: url(6) },
+      { type: 'fetched', url: url(2) },
+      { type: 'fetched', url: url(3) },
+      { type: 'fetched', url: url(4) },
+    ]);
+    assert.equal(virtualCrawl(graph, createBfsStrategy(), graph.pageCount).order.length, 6, 'a strategy without hinted() ignores hints');
   });
 
   it('fetches the best discovered URL overall, with ties to the first discovered, and follows reported changes', () => {

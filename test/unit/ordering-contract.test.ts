@@ -64,7 +64,7 @@ class ContractWatch implements OrderingStrategy {
 
 describe('ordering contract', () => {
   const graph = syntheticLabGraph({ pages: 1500, seed: 11, sitePages: 100, topicalSites: 0.2 });
-  for (const name of ['bfs', 'random', 'backlink', 'pagerank', 'fpr', 'cho']) {
+  for (const name of ['bfs', 'random', 'backlink', 'pagerank', 'fpr', 'cho', 'naive', 'focused']) {
     it(`${name}: reports every change of a waiting URL, once, and explains its priority`, () => {
       const watch = new ContractWatch(createStrategy(name, { query: SYNTHETIC_QUERY, randomSeed: 1 }), (id) => graph.stored[id] === 1);
       const crawl = virtualCrawl(graph, watch, 600);
@@ -76,7 +76,7 @@ describe('ordering contract', () => {
         assert.ok(e.signals.length > 0);
         assert.ok(e.signals.every((s) => Number.isFinite(s.value) && Number.isFinite(s.contribution)));
       }
-      if (['backlink', 'pagerank', 'fpr', 'cho'].includes(name)) assert.ok(watch.reports > 0, 'evidence changed some priorities');
+      if (['backlink', 'pagerank', 'fpr', 'cho', 'naive', 'focused'].includes(name)) assert.ok(watch.reports > 0, 'evidence changed some priorities');
     });
   }
 });

@@ -1,27 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createFocusedStrategy, type FocusedOptions } from '../../crawler/ordering/focused.ts';
-import { logInterestRatio } from '../../crawler/ordering/focused-interest-ratios.ts';
-import { createQueryMentionTest, createQueryTermSimilarity } from '../../crawler/ordering/focused-query-similarity.ts';
-import type { OrderingStrategy } from '../../crawler/ordering/strategy.ts';
+import { createFocusedStrategy } from '../../crawler/ordering/focused/focused.ts';
+import type { OrderingStrategy, UrlKind } from '../../crawler/ordering/strategy.ts';
 import { contentTerms } from '../../crawler/relevance/text.ts';
 
-const QUERY = 'solar panel installation';
+const QUERY = 'socket servers';
+const BASE = 'http://docs.test';
 
 interface Link {
   url: string;
   anchor?: string;
   context?: string;
+  kind?: UrlKind;
 }
 
 /** Feeds a strategy the way the engine does: linked() for every link of a page, then fetched(). */
 class Crawl {
   readonly strategy: OrderingStrategy;
   readonly #ids = new Map<string, number>();
-  readonly #fetched = new Set<number>();
 
-  constructor(options?: FocusedOptions) {
-    this.strategy = createFocusedStrategy({ query: QUERY, randomSeed: 1 }, options);
+  constructor(query = QUERY) {
+    this.strategy = createFocusedStrategy({ query, randomSeed: 1 });
   }
 
   id(url: string): number {
@@ -34,18 +33,18 @@ class Crawl {
     this.strategy.linked({ srcId: null, dstId: this.#assign(url).id, isNew: true, url, depth: 0, anchor: '', context: '' });
   }
 
-  fetch(url: string, verdict: { hot?: boolean; terms?: string[]; links?: (Link | string)[] } = {}): void {
+  /** A fetched page with its links; grade defaults to 1 for hot and 0 otherwise. */
+  fetch(url: string, verdict: { hot?: boolean; grade?: number; terms?: string[]; links?: (Link | string)[] } = {}): void {
     const srcId = this.#assign(url).id;
     const outlinks: number[] = [];
     for (const raw of verdict.links ?? []) {
       const link = typeof raw === 'string' ? { url: raw } : raw;
       const { id, isNew } = this.#assign(link.url);
-      this.strategy.linked({ srcId, dstId: id, isNew, url: link.url, depth: 1, anchor: link.anchor ?? '', context: link.context ?? '' });
+      this.strategy.linked({ srcId, dstId: id, isNew, url: link.url, depth: 1, anchor: link.anchor ?? '', context: link.context ?? '', ...(link.kind === undefined ? {} : { kind: link.kind }) });
       outlinks.push(id);
     }
     const hot = verdict.hot ?? false;
-    this.strategy.fetched({ id: srcId, relevance: hot ? 0.9 : 0.1, hot, terms: verdict.terms ?? [], outlinks });
-    this.#fetched.add(srcId);
+    this.strategy.fetched({ id: srcId, relevance: hot ? 0.8 : 0.1, hot, grade: verdict.grade ?? (hot ? 1 : 0), terms: verdict.terms ?? [], outlinks });
   }
 
   priority(url: string): number {
@@ -53,368 +52,169 @@ class Crawl {
   }
 
   contribution(url: string, signal: string): number {
-    const found = this.strategy.explain(this.id(url)).signals.find((s) => s.name === signal);
-    assert.ok(found !== undefined, `no signal ${signal}`);
-    return found.contribution;
+    return this.strategy.explain(this.id(url)).signals.find((s) => s.name === signal)?.contribution ?? 0;
   }
 
-  signalValue(url: string, signal: string): number {
-    const found = this.strategy.explain(this.id(url)).signals.find((s) => s.name === signal);
-    assert.ok(found !== undefined, `no signal ${signal}`);
-    return found.value;
-  }
-
-  /** Known URLs not fetched yet. */
-  frontier(): string[] {
-    return [...this.#ids].filter(([, id]) => !this.#fetched.has(id)).map(([url]) => url);
-  }
-
-  urlOf(id: number): string {
-    for (const [url, known] of this.#ids) if (known === id) return url;
-    throw new Error(`no URL with id ${id}`);
+  value(url: string, signal: string): number {
+    return this.strategy.explain(this.id(url)).signals.find((s) => s.name === signal)?.value ?? 0;
   }
 
   #assign(url: string): { id: number; isNew: boolean } {
     const known = this.#ids.get(url);
     if (known !== undefined) return { id: known, isNew: false };
-    const id = 1000 + this.#ids.size * 7;
+    const id = this.#ids.size + 1;
     this.#ids.set(url, id);
     return { id, isNew: true };
   }
 }
 
-function byPriority(crawl: Crawl, urls: string[]): string[] {
-  return [...urls].sort((a, b) => crawl.priority(b) - crawl.priority(a));
-}
+const u = (path: string): string => `${BASE}${path}`;
 
-/** Deterministic choices for generated crawls. */
-function lcg(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x = (x * 48271) % 2147483647;
-    return x / 2147483647;
-  };
-}
+describe('focused strategy: evidence before any learning', () => {
+  it('ranks a link whose anchor names the query above one that does not, and URL words count', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [{ url: u('/a.html'), anchor: 'Weather' }, { url: u('/b.html'), anchor: 'Socket servers' }, { url: u('/socket.html'), anchor: 'Next' }] });
+    assert.ok(c.priority(u('/b.html')) > c.priority(u('/socket.html')));
+    assert.ok(c.priority(u('/socket.html')) > c.priority(u('/a.html')));
+    assert.ok(c.contribution(u('/b.html'), 'anchor-best') > 0);
+    assert.ok(c.contribution(u('/socket.html'), 'url') > 0);
+  });
 
-describe('focused strategy: query similarity at cold start', () => {
-  it('orders the URL whose anchor matches the query first, then context and URL matches, then the rest', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://a.test/');
-    crawl.fetch('http://a.test/', {
+  it('splits identifiers and credits a query stem inside a longer word', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), {
       links: [
-        { url: 'http://a.test/about', anchor: 'About us', context: 'company history and team' },
-        { url: 'http://a.test/p/17', anchor: 'Solar panel installation guide', context: 'read before you buy' },
-        { url: 'http://a.test/contact', anchor: 'Contact', context: 'phone and email' },
-        { url: 'http://a.test/p/18', anchor: 'Next', context: 'our solar panels are installed by experts' },
-        { url: 'http://a.test/solar-panels/installing', anchor: 'Read more', context: 'opening hours' },
+        { url: u('/1.html'), anchor: 'getSocketTimeout()' },
+        { url: u('/2.html'), anchor: 'create_server_socket' },
+        { url: u('/3.html'), anchor: 'websockets' },
+        { url: u('/4.html'), anchor: 'getsockettimeout' },
       ],
     });
-    const order = byPriority(crawl, crawl.frontier());
-    assert.equal(order[0], 'http://a.test/p/17');
-    // Anchor weighs more than context; both beat links with no query words.
-    assert.ok(crawl.priority('http://a.test/p/17') > crawl.priority('http://a.test/p/18'));
-    for (const matching of ['http://a.test/p/18', 'http://a.test/solar-panels/installing']) {
-      for (const plain of ['http://a.test/about', 'http://a.test/contact']) assert.ok(crawl.priority(matching) > crawl.priority(plain), `${matching} > ${plain}`);
-    }
-    assert.ok(crawl.contribution('http://a.test/solar-panels/installing', 'url-similarity') > 0);
-    assert.equal(crawl.contribution('http://a.test/about', 'url-similarity'), 0);
-    // Nothing is learned before any page is known to be hot.
-    for (const signal of ['parent-words', 'url-tokens', 'parent-hot', 'sibling-hot']) assert.equal(crawl.contribution('http://a.test/p/17', signal), 0);
+    assert.ok(c.contribution(u('/1.html'), 'anchor-best') > 0, 'camelCase split');
+    assert.ok(c.contribution(u('/2.html'), 'anchor-best') > c.contribution(u('/1.html'), 'anchor-best'), 'both query terms named');
+    const compound = c.contribution(u('/3.html'), 'anchor-best');
+    assert.ok(compound > 0 && compound < c.contribution(u('/1.html'), 'anchor-best'), 'a stem inside a word earns part of the credit');
   });
 
-  it('keeps the best in-link: a later matching anchor raises a known URL and reports it', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://a.test/');
-    crawl.fetch('http://a.test/', { links: [{ url: 'http://a.test/x', anchor: 'More' }, 'http://a.test/b'] });
-    const before = crawl.priority('http://a.test/x');
-    crawl.strategy.takeChanged();
-    crawl.fetch('http://a.test/b', { links: [{ url: 'http://a.test/x', anchor: 'Solar panels' }] });
-    assert.ok(crawl.priority('http://a.test/x') > before);
-    assert.ok(crawl.strategy.takeChanged().includes(crawl.id('http://a.test/x')));
-    // A worse anchor later does not lower it.
-    const raised = crawl.priority('http://a.test/x');
-    crawl.fetch('http://a.test/x2', { links: [{ url: 'http://a.test/x', anchor: 'Home' }] });
-    assert.ok(crawl.priority('http://a.test/x') >= raised);
+  it('sums anchor evidence over every in-link', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [{ url: u('/once.html'), anchor: 'sockets' }, { url: u('/twice.html'), anchor: 'sockets' }, u('/p.html')] });
+    c.fetch(u('/p.html'), { links: [{ url: u('/twice.html'), anchor: 'socket reference' }] });
+    assert.ok(c.contribution(u('/twice.html'), 'anchor-sum') > c.contribution(u('/once.html'), 'anchor-sum'));
   });
 
-  it('breaks ties by backlinks from fetched pages, without outweighing the query', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://b.test/');
-    const hubs = ['http://b.test/h1', 'http://b.test/h2', 'http://b.test/h3'];
-    crawl.fetch('http://b.test/', { links: [...hubs, { url: 'http://b.test/q', anchor: 'solar' }] });
-    for (const hub of hubs) crawl.fetch(hub, { links: ['http://b.test/popular', ...(hub.endsWith('1') ? ['http://b.test/lonely'] : [])] });
-    const popular = crawl.priority('http://b.test/popular');
-    const lonely = crawl.priority('http://b.test/lonely');
-    assert.ok(popular > lonely);
-    assert.equal(crawl.signalValue('http://b.test/popular', 'importance'), 3);
-    assert.ok(popular - lonely < 0.25);
-    assert.ok(crawl.priority('http://b.test/q') > popular);
-  });
-});
-
-describe('focused strategy: distance to hot pages', () => {
-  it('ranks children of a hot page above other children, grandchildren in between', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://d.test/');
-    crawl.fetch('http://d.test/', { links: ['http://d.test/h', 'http://d.test/n'] });
-    crawl.fetch('http://d.test/h', { hot: true, links: ['http://d.test/h1', 'http://d.test/h2', 'http://d.test/h3'] });
-    crawl.fetch('http://d.test/n', { links: ['http://d.test/n1', 'http://d.test/n2', 'http://d.test/n3'] });
-    const hotChildren = ['http://d.test/h2', 'http://d.test/h3'];
-    const others = ['http://d.test/n1', 'http://d.test/n2', 'http://d.test/n3'];
-    for (const h of hotChildren) for (const n of others) assert.ok(crawl.priority(h) > crawl.priority(n), `${h} > ${n}`);
-    assert.equal(crawl.signalValue('http://d.test/h2', 'hot-distance'), 1);
-    assert.equal(crawl.signalValue('http://d.test/n1', 'hot-distance'), 3);
-
-    crawl.fetch('http://d.test/h1', { links: ['http://d.test/g1'] });
-    assert.equal(crawl.signalValue('http://d.test/g1', 'hot-distance'), 2);
-    assert.ok(crawl.priority('http://d.test/g1') > crawl.priority('http://d.test/n1'));
-    assert.ok(crawl.priority('http://d.test/g1') < crawl.priority('http://d.test/h2'));
+  it('puts site resources first and downloads last', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [{ url: u('/searchindex.js'), kind: 'search-index' }, u('/guide.html'), u('/guide.pdf')] });
+    assert.ok(c.priority(u('/searchindex.js')) > c.priority(u('/guide.html')));
+    assert.ok(c.priority(u('/guide.pdf')) < c.priority(u('/guide.html')));
   });
 
-  it('propagates a new hot page down through fetched pages to URLs already queued', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://d.test/');
-    crawl.fetch('http://d.test/', { links: ['http://d.test/a', 'http://d.test/z'] });
-    crawl.fetch('http://d.test/a', { links: ['http://d.test/a1', 'http://d.test/a2'] });
-    assert.equal(crawl.signalValue('http://d.test/a1', 'hot-distance'), 3);
-    crawl.strategy.takeChanged();
-    // z turns out hot and links to a, which was fetched already: a's children are now grandchildren of a hot page.
-    crawl.fetch('http://d.test/z', { hot: true, links: ['http://d.test/a'] });
-    assert.equal(crawl.signalValue('http://d.test/a1', 'hot-distance'), 2);
-    const changed = new Set(crawl.strategy.takeChanged().map((id) => crawl.urlOf(id)));
-    assert.deepEqual(changed, new Set(['http://d.test/a1', 'http://d.test/a2']));
+  it('takes a search index\'s word for a page before it is fetched', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [{ url: u('/searchindex.js'), kind: 'search-index' }] });
+    c.fetch(u('/searchindex.js'), { links: [{ url: u('/x.html'), anchor: 'Module x' }, { url: u('/y.html'), anchor: 'Module y' }] });
+    c.strategy.hinted?.({ id: c.id(u('/x.html')), source: 'search-index', terms: contentTerms('socket server bind listen'), titleTerms: contentTerms('Module x') });
+    c.strategy.hinted?.({ id: c.id(u('/y.html')), source: 'search-index', terms: contentTerms('colour palette'), titleTerms: contentTerms('Module y') });
+    assert.ok(c.priority(u('/x.html')) > c.priority(u('/y.html')));
+    assert.ok(c.contribution(u('/x.html'), 'index-body') > 0);
+  });
+
+  it('fetches a hub before an unremarkable page', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [{ url: u('/page.html'), anchor: 'Weather' }, { url: u('/genindex.html'), anchor: 'Index' }, { url: u('/git-update-index.html'), anchor: 'git-update-index(1)' }] });
+    assert.ok(c.priority(u('/genindex.html')) > c.priority(u('/page.html')));
+    assert.equal(c.contribution(u('/git-update-index.html'), 'hub'), 0, 'a command named *-index is not a hub');
   });
 });
 
-describe('focused strategy: learned interest ratios', () => {
-  it('applies the significance test: frequent evidence counts, a single observation does not', () => {
-    const clip = Math.log(10);
-    assert.equal(logInterestRatio(1, 1, 0.25, 2, clip), 0);
-    assert.equal(logInterestRatio(3, 3, 0.25, 2, clip), 0);
-    assert.ok(logInterestRatio(40, 30, 0.25, 2, clip) > 0);
-    assert.ok(logInterestRatio(40, 1, 0.25, 2, clip) < 0);
-    // Within two standard deviations of what the base rate predicts: not used.
-    assert.equal(logInterestRatio(40, 12, 0.25, 2, clip), 0);
-    // A stricter t rejects what t = 2 accepts.
-    assert.ok(logInterestRatio(40, 18, 0.25, 2, clip) > 0);
-    assert.equal(logInterestRatio(40, 18, 0.25, 5, clip), 0);
-    assert.equal(logInterestRatio(1000, 1000, 0.01, 2, clip), clip);
+describe('focused strategy: what fetched pages teach', () => {
+  it('children of a hot page rise over children of a cold one', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [u('/hot.html'), u('/cold.html')] });
+    c.fetch(u('/hot.html'), { hot: true, links: [u('/from-hot.html')] });
+    c.fetch(u('/cold.html'), { links: [u('/from-cold.html')] });
+    assert.ok(c.priority(u('/from-hot.html')) > c.priority(u('/from-cold.html')));
+    assert.ok(c.contribution(u('/from-hot.html'), 'hot-parent') > 0);
   });
 
-  it('learns that a parent word predicts hot children and lifts new URLs under it; a rare word is ignored', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://w.test/');
-    const parents = Array.from({ length: 100 }, (_, k) => `http://w.test/section/${k}`);
-    crawl.fetch('http://w.test/', { links: parents });
-    for (let k = 0; k < parents.length; k++) {
-      const terms = ['common', k % 2 === 0 ? 'zebra' : 'ostrich'];
-      if (k === 1) terms.push('quokka');
-      crawl.fetch(parents[k] as string, { terms, links: [`http://w.test/item/${k}0`, `http://w.test/item/${k}1`] });
-    }
-    // Children of "zebra" parents are hot; so is the single child of the "quokka" parent.
-    for (let k = 0; k < parents.length; k++) crawl.fetch(`http://w.test/item/${k}0`, { hot: k % 2 === 0 || k === 1 });
-
-    crawl.fetch('http://w.test/section/new-a', { terms: ['common', 'zebra'], links: ['http://w.test/item/9001'] });
-    crawl.fetch('http://w.test/section/new-b', { terms: ['common', 'quokka'], links: ['http://w.test/item/9002'] });
-    crawl.fetch('http://w.test/section/new-c', { terms: ['common'], links: ['http://w.test/item/9003'] });
-    crawl.fetch('http://w.test/section/new-d', { terms: ['common', 'ostrich'], links: ['http://w.test/item/9004'] });
-    crawl.fetch('http://w.test/section/new-e', { terms: ['common', 'zebra'], links: ['http://w.test/item/9004'] });
-    const zebra = 'http://w.test/item/9001';
-    assert.ok(crawl.contribution(zebra, 'parent-words') > 0.3, 'zebra is significant and favourable');
-    assert.equal(crawl.contribution('http://w.test/item/9002', 'parent-words'), 0, 'one observation of quokka is not significant');
-    assert.equal(crawl.contribution('http://w.test/item/9003', 'parent-words'), 0, 'a word on every parent predicts nothing');
-    // Linked from a zebra and an ostrich parent: judged by the better one.
-    assert.equal(crawl.contribution('http://w.test/item/9004', 'parent-words'), crawl.contribution(zebra, 'parent-words'));
-    assert.ok(crawl.priority(zebra) > crawl.priority('http://w.test/item/9002'));
-    assert.ok(crawl.priority(zebra) > crawl.priority('http://w.test/item/9003'));
-    // Queued siblings under old zebra parents were lifted too (by the periodic re-score).
-    assert.ok(crawl.contribution('http://w.test/item/01', 'parent-words') > 0);
-    assert.ok(crawl.contribution('http://w.test/item/11', 'parent-words') < 0, 'ostrich parents had cold children');
+  it('a language copy of a hot page rises over other pages of its language', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [u('/en/index.html'), u('/fr/index.html')] });
+    c.fetch(u('/en/index.html'), { links: [u('/en/ch04.html'), u('/en/ch05.html')] });
+    c.fetch(u('/fr/index.html'), { links: [u('/fr/ch04.html'), u('/fr/ch05.html')] });
+    c.fetch(u('/en/ch04.html'), { hot: true });
+    c.fetch(u('/en/ch05.html'), { hot: false });
+    assert.ok(c.contribution(u('/fr/ch04.html'), 'copies') > 0);
+    assert.ok(c.priority(u('/fr/ch04.html')) > c.priority(u('/fr/ch05.html')));
   });
 
-  it('learns URL tokens that predict hot pages', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://t.test/');
-    const pages = Array.from({ length: 120 }, (_, k) => (k % 3 === 0 ? `http://t.test/wiki/photovoltaics/${k}` : `http://t.test/shop/cart/${k}`));
-    crawl.fetch('http://t.test/', { links: [...pages, 'http://t.test/wiki/photovoltaics/new', 'http://t.test/shop/cart/new'] });
-    for (let k = 0; k < pages.length; k++) crawl.fetch(pages[k] as string, { hot: k % 3 === 0 });
-    assert.ok(crawl.contribution('http://t.test/wiki/photovoltaics/new', 'url-tokens') > 0);
-    assert.ok(crawl.contribution('http://t.test/shop/cart/new', 'url-tokens') < 0);
-    assert.ok(crawl.priority('http://t.test/wiki/photovoltaics/new') > crawl.priority('http://t.test/shop/cart/new'));
+  it('learns from the grades: a feature that keeps predicting relevance gains weight', () => {
+    const c = new Crawl('zebra');
+    c.seed(u('/'));
+    const links: Link[] = [];
+    for (let i = 0; i < 60; i++) links.push({ url: u(`/wal-${i}.html`) }, { url: u(`/misc-${i}.html`) });
+    c.fetch(u('/'), { links });
+    // Pages whose file name says "wal" keep turning out relevant; the others do not.
+    for (let i = 0; i < 40; i++) {
+      c.fetch(u(`/wal-${i}.html`), { hot: true });
+      c.fetch(u(`/misc-${i}.html`), { hot: false });
+    }
+    assert.ok(c.contribution(u('/wal-59.html'), 'url-words') > 0.5, `url-words ${c.contribution(u('/wal-59.html'), 'url-words')}`);
+    assert.ok(c.priority(u('/wal-59.html')) > c.priority(u('/misc-59.html')));
   });
 
-  it('scores by the share of hot crawled siblings, updated as siblings are fetched', () => {
-    const crawl = new Crawl({ confidentAfterHot: 5, confidentAfterCold: 5 });
-    crawl.seed('http://s.test/');
-    crawl.fetch('http://s.test/', { links: ['http://s.test/a', 'http://s.test/b'] });
-    const a = Array.from({ length: 12 }, (_, k) => `http://s.test/a/${k}`);
-    const b = Array.from({ length: 12 }, (_, k) => `http://s.test/b/${k}`);
-    crawl.fetch('http://s.test/a', { terms: ['common'], links: a });
-    crawl.fetch('http://s.test/b', { terms: ['common'], links: b });
-    for (let k = 0; k < 10; k++) {
-      crawl.fetch(a[k] as string, { hot: true });
-      crawl.fetch(b[k] as string, { hot: false });
-    }
-    assert.equal(crawl.signalValue('http://s.test/a/10', 'sibling-hot'), 1);
-    assert.equal(crawl.signalValue('http://s.test/b/10', 'sibling-hot'), 0);
-    assert.ok(crawl.contribution('http://s.test/a/10', 'sibling-hot') > 0);
-    assert.ok(crawl.contribution('http://s.test/b/10', 'sibling-hot') < 0);
-    assert.ok(crawl.priority('http://s.test/a/10') > crawl.priority('http://s.test/b/10'));
-    // Everything else about the two is alike.
-    for (const signal of ['anchor-similarity', 'url-similarity', 'hot-distance', 'parent-words', 'url-tokens', 'parent-hot', 'importance']) {
-      assert.equal(crawl.contribution('http://s.test/a/10', signal), crawl.contribution('http://s.test/b/10', signal), signal);
-    }
-
-    crawl.strategy.takeChanged();
-    crawl.fetch(a[10] as string, { hot: false });
-    assert.ok(crawl.strategy.takeChanged().includes(crawl.id('http://s.test/a/11')), 'a fetched sibling updates the others');
-    assert.ok(Math.abs(crawl.signalValue('http://s.test/a/11', 'sibling-hot') - 10 / 11) < 1e-9);
-  });
-
-  it('weights learned signals by a confidence that grows with hot and other pages', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://c.test/');
-    const pages = Array.from({ length: 200 }, (_, k) => `http://c.test/p/${k}`);
-    crawl.fetch('http://c.test/', { links: pages });
-    const seen: number[] = [];
-    for (let k = 0; k < pages.length; k++) {
-      crawl.fetch(pages[k] as string, { hot: k % 2 === 0 });
-      seen.push(crawl.signalValue('http://c.test/', 'confidence'));
-    }
-    // The root and 14 pages: no re-score yet, so nothing learned is used.
-    for (let k = 0; k < 14; k++) assert.equal(seen[k], 0, `page ${k + 2}`);
-    for (let k = 1; k < seen.length; k++) assert.ok((seen[k] as number) >= (seen[k - 1] as number));
-    assert.ok((seen[40] as number) > 0 && (seen[40] as number) < 1);
-    assert.equal(seen.at(-1), 1);
+  it('a user label teaches at once and clearing it restores the judge\'s grade', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.fetch(u('/'), { links: [u('/p.html')] });
+    c.fetch(u('/p.html'), { grade: 0.2, links: [u('/child.html')] });
+    const before = c.priority(u('/child.html'));
+    assert.ok(Math.abs(c.value(u('/child.html'), 'parent-mean') - 0.2) < 0.01);
+    c.strategy.labelled?.(c.id(u('/p.html')), true);
+    const changed = c.strategy.takeChanged();
+    assert.ok(changed.includes(c.id(u('/child.html'))), 'the labelled page\'s child was re-scored');
+    assert.ok(c.priority(u('/child.html')) > before);
+    assert.ok(Math.abs(c.value(u('/child.html'), 'parent-mean') - 1) < 0.01, 'the label is the parent\'s grade now');
+    assert.equal(c.value(u('/child.html'), 'hot-parent'), 1);
+    c.strategy.labelled?.(c.id(u('/p.html')), null);
+    assert.ok(c.strategy.takeChanged().includes(c.id(u('/child.html'))));
+    assert.ok(Math.abs(c.value(u('/child.html'), 'parent-mean') - 0.2) < 0.01, 'clearing restored the judge\'s grade');
   });
 });
 
-describe('focused strategy: incremental updates', () => {
-  it('reports exactly the queued children at cold start, not the rest of the frontier', () => {
-    const crawl = new Crawl();
-    crawl.seed('http://i.test/');
-    crawl.fetch('http://i.test/', { links: ['http://i.test/a', 'http://i.test/b', 'http://i.test/c'] });
-    crawl.fetch('http://i.test/b', { links: ['http://i.test/b/1', 'http://i.test/b/2', 'http://i.test/b/3'] });
-    crawl.strategy.takeChanged();
-    crawl.fetch('http://i.test/a', { hot: true, links: ['http://i.test/a/1', 'http://i.test/a/2', 'http://i.test/b/1'] });
-    const changed = crawl.strategy.takeChanged().map((id) => crawl.urlOf(id));
-    // Not c: a's sibling ratio moved, but nothing learned is used yet. Not b's other children.
-    assert.deepEqual(new Set(changed), new Set(['http://i.test/a/1', 'http://i.test/a/2', 'http://i.test/b/1']));
-    assert.equal(changed.length, 3, 'each URL once');
-    assert.deepEqual(crawl.strategy.takeChanged(), []);
+describe('focused strategy: explain and incremental updates', () => {
+  it('explain\'s contributions add up to the queued priority', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    const links: Link[] = Array.from({ length: 30 }, (_, i) => ({ url: u(`/p${i}.html`), anchor: i % 3 === 0 ? 'socket servers' : `page ${i}` }));
+    c.fetch(u('/'), { links });
+    for (let i = 0; i < 20; i++) c.fetch(u(`/p${i}.html`), { hot: i % 3 === 0, links: [{ url: u(`/q${i}.html`), anchor: 'socket' }] });
+    for (const url of [u('/p25.html'), u('/q3.html'), u('/q4.html')]) {
+      const e = c.strategy.explain(c.id(url));
+      const sum = e.signals.reduce((s, x) => s + x.contribution, 0);
+      assert.ok(Math.abs(sum - e.priority) < 1e-4, `${url}: ${sum} vs ${e.priority}`);
+      assert.equal(e.priority, c.priority(url));
+      assert.ok(e.signals.some((s) => s.name === 'model'));
+    }
   });
 
-  it('once learning, reports the URLs whose priority the fetch changed: children and siblings only', () => {
-    const crawl = new Crawl({ rescoreMinPages: 8, rescoreMaxPages: 8, confidentAfterHot: 2, confidentAfterCold: 2 });
-    const random = lcg(11);
-    crawl.seed('http://l.test/');
-    const sections = Array.from({ length: 6 }, (_, k) => `http://l.test/s${k}`);
-    crawl.fetch('http://l.test/', { links: sections });
-    let page = 1;
-    const fetchNext = (url: string): void => {
-      const links = Array.from({ length: 8 }, (_, k) => `${url}/${k}`);
-      // Pages under even sections are mostly hot, so sibling ratios become significant.
-      const hot = random() < (Number(url.split('/')[3]?.slice(1)) % 2 === 0 ? 0.9 : 0.1);
-      crawl.fetch(url, { hot, terms: random() < 0.5 ? ['common', 'zebra'] : ['common'], links });
-      page++;
-    };
-    for (const s of sections) fetchNext(s);
-    // Epochs start at pages 8, 16, 24…; each re-score lap takes half an epoch (4 pages).
-    while (page < 28) fetchNext(crawl.frontier().find((url) => url.split('/').length === 5) as string);
-    crawl.strategy.takeChanged();
-    const frontier = crawl.frontier();
-    for (const url of frontier) assert.equal(crawl.strategy.explain(crawl.id(url)).priority, crawl.priority(url), 'no stale priority between laps');
-    const before = new Map(frontier.map((url) => [url, crawl.priority(url)]));
-
-    const target = frontier.find((url) => url.startsWith('http://l.test/s2/')) as string;
-    fetchNext(target);
-    const reported = new Set(crawl.strategy.takeChanged().map((id) => crawl.urlOf(id)));
-    const moved = new Set(frontier.filter((url) => url !== target && crawl.strategy.explain(crawl.id(url)).priority !== before.get(url)));
-    for (let k = 0; k < 8; k++) moved.add(`${target}/${k}`);
-    assert.deepEqual(reported, moved);
-    const siblings = [...reported].filter((url) => url.startsWith('http://l.test/s2/') && url.split('/').length === 5);
-    assert.ok(siblings.length > 0, 'siblings are among the affected');
-    for (const url of reported) assert.ok(url.startsWith(`${target}/`) || url.startsWith('http://l.test/s2/'), `${url} is a child or a sibling`);
-    assert.ok(reported.size < frontier.length / 2);
-  });
-
-  it('keeps the work per page far below the frontier size on a 100,000-URL frontier', () => {
-    const crawl = new Crawl();
-    const random = lcg(5);
-    crawl.seed('http://big.test/');
-    const hubs = Array.from({ length: 200 }, (_, k) => `http://big.test/hub${k}`);
-    crawl.fetch('http://big.test/', { links: hubs });
-    let changedTotal = 0;
-    let pages = 0;
-    for (const hub of hubs) {
-      const links = Array.from({ length: 500 }, (_, k) => ({ url: `${hub}/item${k}`, anchor: random() < 0.1 ? 'solar panels' : 'item', context: 'more items here' }));
-      crawl.fetch(hub, { hot: random() < 0.3, terms: random() < 0.5 ? ['alpha', 'beta'] : ['gamma'], links });
-      changedTotal += crawl.strategy.takeChanged().length;
-      pages++;
-    }
-    const frontier = crawl.frontier().length;
-    assert.ok(frontier >= 100_000);
-    for (let k = 0; k < 100; k++) {
-      crawl.fetch(`http://big.test/hub${k}/item${k}`, { hot: random() < 0.3 });
-      changedTotal += crawl.strategy.takeChanged().length;
-      pages++;
-    }
-    // Children and siblings (≤ 500 each here) plus a share of the periodic re-score lap.
-    assert.ok(changedTotal / pages < 3_000, `changed per page ${changedTotal / pages}`);
-  });
-});
-
-describe('focused strategy: explain', () => {
-  it('lists every signal with contributions that sum to the priority', () => {
-    const crawl = new Crawl({ confidentAfterHot: 5, confidentAfterCold: 5 });
-    const random = lcg(3);
-    crawl.seed('http://e.test/');
-    const sections = Array.from({ length: 12 }, (_, k) => `http://e.test/${k % 2 === 0 ? 'solar' : 'misc'}/${k}`);
-    crawl.fetch('http://e.test/', { links: sections.map((url, k) => ({ url, anchor: k % 3 === 0 ? 'Solar installation' : 'Section' })) });
-    for (const section of sections) {
-      const topical = section.includes('solar');
-      crawl.fetch(section, {
-        hot: topical && random() < 0.8,
-        terms: topical ? ['sun', 'roof'] : ['cart', 'price'],
-        links: Array.from({ length: 10 }, (_, k) => ({ url: `${section}/${k}`, anchor: random() < 0.2 ? 'panel' : 'page', context: 'see also' })),
-      });
-    }
-    for (let k = 0; k < 60; k++) {
-      const url = sections[k % 12] + '/' + (k % 8);
-      if (crawl.frontier().includes(url)) crawl.fetch(url, { hot: url.includes('solar') && random() < 0.9, links: [`${url}/deeper`] });
-    }
-    const names = ['anchor-similarity', 'url-similarity', 'hot-distance', 'parent-words', 'url-tokens', 'parent-hot', 'sibling-hot', 'importance', 'confidence'];
-    let learned = 0;
-    for (const url of crawl.frontier()) {
-      const explanation = crawl.strategy.explain(crawl.id(url));
-      for (const name of names) assert.ok(explanation.signals.some((s) => s.name === name), `${name} explained`);
-      const sum = explanation.signals.reduce((total, s) => total + s.contribution, 0);
-      assert.ok(Math.abs(sum - explanation.priority) < 1e-9, `${url}: ${sum} vs ${explanation.priority}`);
-      for (const s of explanation.signals) assert.ok(Number.isFinite(s.value) && Number.isFinite(s.contribution));
-      if (explanation.signals.some((s) => ['parent-words', 'url-tokens', 'parent-hot', 'sibling-hot'].includes(s.name) && s.contribution !== 0)) learned++;
-    }
-    assert.ok(learned > 0, 'some learned signal contributes');
-    assert.equal(crawl.strategy.explain(424242).priority, 0);
-  });
-});
-
-describe('query similarity', () => {
-  it('is the share of distinct query stems present', () => {
-    const similarity = createQueryTermSimilarity('Solar panels installation');
-    assert.equal(similarity.similarity(contentTerms('solar panel')), 2 / 3);
-    assert.equal(similarity.similarity(contentTerms('installing solar panels, solar!')), 1);
-    assert.equal(similarity.similarity(contentTerms('wind turbines')), 0);
-    assert.equal(createQueryTermSimilarity('the of').similarity(contentTerms('the of')), 0);
-  });
-
-  it('never rules out a text that contains a query term', () => {
-    const query = 'possibility of happy queries relational crawling';
-    const mayMention = createQueryMentionTest(query);
-    const similarity = createQueryTermSimilarity(query);
-    for (const text of ['POSSIBILITIES', 'happiness', 'a query', 'relations', 'the crawler crawled', 'Happy']) {
-      if (similarity.similarity(contentTerms(text)) > 0) assert.ok(mayMention(text), text);
-    }
-    assert.equal(mayMention('nothing to see'), false);
-    assert.equal(createQueryMentionTest('')('anything'), false);
+  it('one fetched page re-scores its neighbourhood, not the whole frontier', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    const links = Array.from({ length: 5000 }, (_, i) => u(`/far/${i}.html`));
+    c.fetch(u('/'), { links: [...links, u('/near.html')] });
+    c.strategy.takeChanged();
+    c.fetch(u('/near.html'), { hot: true, links: [u('/a.html'), u('/b.html')] });
+    const changed = c.strategy.takeChanged();
+    assert.ok(changed.length < 1000, `${changed.length} URLs re-scored for one page`);
   });
 });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UsageError } from '../../crawler/errors.ts';
-import { backgroundIdf } from '../../crawler/relevance/background-idf.ts';
-import { createHotRule, parseHotPredicate, type HotPage } from '../../crawler/relevance/hot.ts';
-import { RelevanceModel } from '../../crawler/relevance/relevance.ts';
+import { BEST_PAGES, createHotRule, parseHotPredicate, PRIOR_BEST_EVIDENCE, RelativeToBestRule, SHARE_OF_BEST, type HotPage } from '../../crawler/relevance/hot.ts';
+import { evidenceOfRelevance, relevanceOfEvidence } from '../../crawler/relevance/relevance.ts';
 import { termCounts } from '../../crawler/relevance/text.ts';
 
 function page(title: string, text: string, relevance = 0): HotPage {
@@ -81,30 +80,35 @@ test('createHotRule: explicit threshold, predicate, or both', () => {
   assert.equal(predicateOnly.isHot(page('HTML', '', 0.99)), false, 'a predicate alone sets no relevance bar');
   assert.throws(() => createHotRule(undefined, 1.5), UsageError);
   assert.throws(() => createHotRule(undefined, Number.NaN), UsageError);
-  assert.throws(() => createHotRule(undefined, undefined), UsageError, 'the default needs the query');
+  assert.equal(createHotRule(undefined, 0.2).threshold?.(), 0.2, 'a chosen threshold is a bar');
+  assert.equal(createHotRule('title:xml', undefined).threshold, undefined, 'a predicate is not a bar');
 });
 
-test('default threshold: relative to the query and to the size of the pages seen', () => {
-  const model = new RelevanceModel('socket server');
-  const rule = createHotRule(undefined, undefined, model);
-  const bar = model.referenceSimilarity();
-  assert.equal(rule.isHot(page('', '', bar)), true);
-  assert.equal(rule.isHot(page('', '', bar * 0.999)), false);
-  assert.match(rule.describe(), /2 query terms/);
-
-  // A longer query sets a higher bar for the same pages.
-  assert.ok(new RelevanceModel('socket server client protocol').referenceSimilarity() > bar);
-
-  // A site of long pages lowers the bar: long pages spread their weight over more terms.
-  const filler = (n: number, offset: number): string => Array.from({ length: n }, (_, i) => `w${offset + i}q`).join(' ');
-  for (let i = 0; i < 100; i++) model.observe(page('', filler(1_500, i * 1_500)));
-  const typical = (100 * 1_500 + 100 * backgroundIdf().distinctTermsPerDocument) / 200;
-  assert.ok(Math.abs(model.referenceSimilarity() - Math.sqrt(2 / typical)) < 1e-12);
-  assert.ok(model.referenceSimilarity() < bar, `${model.referenceSimilarity()} after long pages, ${bar} before`);
-
-  // On that site, a page about the query is hot; one that mentions a query word in passing is not.
-  const about = page('Socket server', `socket server socket server socket ${filler(1_000, 1e6)}`);
-  const passing = page('Weather', `server ${filler(1_000, 2e6)}`);
-  assert.equal(rule.isHot({ ...about, relevance: model.score(about) }), true);
-  assert.equal(rule.isHot({ ...passing, relevance: model.score(passing) }), false);
+test('default rule: a bar relative to the best pages judged so far', () => {
+  const rule = createHotRule(undefined, undefined) as RelativeToBestRule;
+  assert.ok(rule instanceof RelativeToBestRule);
+  const bar = (): number => evidenceOfRelevance(rule.threshold());
+  // Before any page: the prior best pages.
+  assert.ok(Math.abs(bar() - SHARE_OF_BEST * PRIOR_BEST_EVIDENCE) < 1e-12);
+  // Pages without evidence change nothing; a page with evidence takes one prior slot.
+  rule.observe(0);
+  assert.ok(Math.abs(bar() - SHARE_OF_BEST * PRIOR_BEST_EVIDENCE) < 1e-12);
+  rule.observe(relevanceOfEvidence(5));
+  const afterFive = bar();
+  assert.ok(Math.abs(afterFive - (SHARE_OF_BEST * (5 + (BEST_PAGES - 1) * PRIOR_BEST_EVIDENCE)) / BEST_PAGES) < 1e-12);
+  // Only the best BEST_PAGES count: twenty pages of evidence 1..20 leave 11..20.
+  const before: number[] = [];
+  for (let e = 1; e <= 20; e++) {
+    rule.observe(relevanceOfEvidence(e));
+    before.push(bar());
+  }
+  const best = Array.from({ length: BEST_PAGES }, (_, i) => 20 - i).reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(bar() - (SHARE_OF_BEST * best) / BEST_PAGES) < 1e-9, `${bar()}`);
+  // A weak early page takes a prior slot and lowers the bar; once BEST_PAGES pages have evidence it only rises.
+  assert.ok(before[0]! < afterFive, 'a page weaker than the prior lowered the bar');
+  for (let i = BEST_PAGES; i < before.length; i++) assert.ok(before[i]! >= before[i - 1]!, 'the bar never falls once the best pages are real');
+  // A page is hot at the bar and not below it.
+  assert.equal(rule.isHot(page('', '', rule.threshold())), true);
+  assert.equal(rule.isHot(page('', '', rule.threshold() * 0.999)), false);
+  assert.match(rule.describe(), /best pages/);
 });

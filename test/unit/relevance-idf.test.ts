@@ -6,8 +6,8 @@ import { IdfEstimator } from '../../crawler/relevance/idf.ts';
 import { termsOfWords } from '../../crawler/relevance/text.ts';
 
 /** Every term occurs in a document with the same chance, unless listed. */
-function flatBackground(rate: number, distinctTermsPerDocument = 300, rates: Record<string, number> = {}): BackgroundIdf {
-  return { logDocumentRate: (term) => Math.log(rates[term] ?? rate), distinctTermsPerDocument };
+function flatBackground(rate: number, rates: Record<string, number> = {}): BackgroundIdf {
+  return { logDocumentRate: (term) => Math.log(rates[term] ?? rate) };
 }
 
 const stem = (word: string): string => termsOfWords([word])[0]!;
@@ -23,11 +23,11 @@ test('shipped background: common spoken words weigh less than rare technical one
   assert.ok(time < checkpoint, `time ${time} < checkpoint ${checkpoint}`);
   assert.ok(checkpoint < neverSeen && socket < neverSeen, 'a term missing from the list is rarer than any in it');
   assert.ok(time >= 1, 'the smoothed floor keeps every idf at 1 or more');
-  assert.ok(backgroundIdf().distinctTermsPerDocument > 50 && backgroundIdf().distinctTermsPerDocument < 1000);
+  assert.ok(backgroundIdf().logDocumentRate(stem('time')) > backgroundIdf().logDocumentRate(stem('checkpoints')));
 });
 
 test('before any page, idf is the background: 1 + ln(1/p_bg)', () => {
-  const idf = new IdfEstimator({ background: flatBackground(0.01, 300, { common: 0.5 }) });
+  const idf = new IdfEstimator({ background: flatBackground(0.01, { common: 0.5 }) });
   assert.ok(Math.abs(idf.idf('anything') - (1 + Math.log(100))) < 1e-12);
   assert.ok(Math.abs(idf.idf('common') - (1 + Math.log(2))) < 1e-12);
 });
@@ -78,16 +78,4 @@ test('memory stays bounded: past maxTerms the rarest terms are forgotten, freque
   const shared = idf.idf('shared');
   assert.ok(Math.abs(shared - (1 + Math.log(5_100 / (5_000 + 100 * 0.001)))) < 1e-9, `a term on every page keeps its document frequency: ${shared}`);
   assert.ok(idf.idf('only-here-3') > idf.idf('pair-2499'), 'forgotten hapaxes count as unseen, rarer than a pair');
-});
-
-test('typical page size starts at the background and follows the median page', () => {
-  const idf = new IdfEstimator({ background: flatBackground(0.01, 300), priorPages: 100 });
-  assert.equal(idf.typicalDistinctTerms, 300);
-  // Page sizes 20 and 2,000 alternate with 40: the median is 40 whatever the mean.
-  for (let n = 0; n < 900; n++) {
-    const size = n % 3 === 0 ? 20 : n % 3 === 1 ? 40 : 2_000;
-    idf.observe(Array.from({ length: size }, (_, i) => `t${i}`));
-  }
-  const expected = (900 * 40 + 100 * 300) / 1_000;
-  assert.ok(Math.abs(idf.typicalDistinctTerms - expected) < 1e-9, `${idf.typicalDistinctTerms} vs ${expected}`);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyLabel, blendRelevance, LabelModel, MIN_LABELS_PER_CLASS } from '../../crawler/relevance/labels.ts';
+import { blendRelevance, LabelModel, MIN_LABELS_PER_CLASS } from '../../crawler/relevance/labels.ts';
 import { termCounts } from '../../crawler/relevance/text.ts';
 
 const RELEVANT = [
@@ -74,11 +74,4 @@ test('blendRelevance: no vote or an undecided vote leaves the similarity; more l
   assert.ok(blendRelevance(0.12, 0.1, 200) < blendRelevance(0.12, 0.1, 6));
   assert.equal(blendRelevance(0.05, 0, 1_000), 0, 'clamped below');
   assert.equal(blendRelevance(0.95, 1, 1_000), 1, 'clamped above');
-});
-
-test('a labelled page is hot exactly when its label says relevant', () => {
-  assert.equal(applyLabel(false, 'relevant'), true);
-  assert.equal(applyLabel(true, 'irrelevant'), false);
-  assert.equal(applyLabel(true, undefined), true);
-  assert.equal(applyLabel(false, undefined), false);
 });

@@ -49,7 +49,7 @@ class CollectionBuilder {
       urlId: this.urlId(raw), status: p.status ?? 200, httpVersion: '1.1', statusText: null, headers: [],
       contentType: p.contentType === undefined ? 'text/html; charset=utf-8' : p.contentType, charset: p.charset ?? null,
       body: p.rawBody ?? (body === null ? null : gzipSync(body)), bodyBytes: body?.length ?? 0, wireBytes: body?.length ?? 0,
-      title: null, text: null, terms: null, relevance: null, hot: false, noindex: false, nofollow: false, canonical: null,
+      title: null, text: null, terms: null, relevance: null, hot: false, judgedHot: null, noindex: false, nofollow: false, canonical: null,
       redirectTo: p.redirectTo === undefined ? null : this.urlId(p.redirectTo), note: p.note ?? null,
       startedAt: 0, fetchedAt: 1, responseMs: 1, remoteAddress: null, requestHead: null, payload: null,
     });

@@ -1,26 +1,30 @@
 import { UsageError } from '../../errors.ts';
 import { explainUrl } from '../../library/explain.ts';
-import { labelPage } from '../../library/labels.ts';
+import { setLabel } from '../../library/labels.ts';
 import { openCollection } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
 
-/** `forager label`: the user's judgement of a fetched page. */
+/** `forager label`: the user's judgement of a fetched page, or taking it back. */
 export function labelCommand(argv: string[]): number {
   const { values } = parseCommandArgs('label', argv, {
     db: { type: 'string' },
     url: { type: 'string' },
     relevant: { type: 'boolean' },
     irrelevant: { type: 'boolean' },
+    clear: { type: 'boolean' },
     json: { type: 'boolean' },
   });
   const dbPath = requireOption('label', 'db', values.db);
   const url = requireOption('label', 'url', values.url);
-  if (values.relevant === values.irrelevant) throw new UsageError('label: give exactly one of --relevant and --irrelevant', { command: 'label' });
+  const chosen = [values.relevant, values.irrelevant, values.clear].filter((v) => v === true).length;
+  if (chosen !== 1) throw new UsageError('label: give exactly one of --relevant, --irrelevant and --clear', { command: 'label' });
   const db = openCollection(dbPath, { create: false });
   try {
-    const result = labelPage(db, url, values.relevant === true);
-    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${result.url} labelled ${result.relevant ? 'relevant' : 'not relevant'}\n`);
+    const result = setLabel(db, url, values.clear === true ? null : values.relevant === true ? 'relevant' : 'irrelevant');
+    const { urlId: _urlId, wasHot: _wasHot, ...shown } = result;
+    const words = result.label === null ? `label cleared; the judge's verdict stands: ${result.hot ? 'hot' : 'not hot'}` : `labelled ${result.label === 'relevant' ? 'relevant' : 'not relevant'}`;
+    process.stdout.write(values.json ? `${JSON.stringify(shown)}\n` : `${result.url} ${words}\n`);
     return 0;
   } finally {
     db.close();

@@ -20,21 +20,25 @@ export function labCommand(argv: string[]): number {
     strategies: { type: 'string' },
     hot: { type: 'string' },
     budgets: { type: 'string' },
+    judge: { type: 'string' },
     json: { type: 'boolean' },
   });
+  if (values.judge !== undefined && values.judge !== 'truth' && values.judge !== 'live') {
+    throw new UsageError(`--judge is truth (strategies learn from the hot pages) or live (from the collection's own judge), got "${values.judge}"`, { option: 'judge' });
+  }
   const dbPath = requireOption('lab', 'db', values.db);
   const strategies = values.strategies?.split(',').map((s) => s.trim()) ?? strategyNames();
   const budgets = budgetsOption(values.budgets);
   const db = openCollection(dbPath, { create: false, readonly: true });
   try {
-    const report = runLab(db, { strategies, budgets, ...(values.hot === undefined ? {} : { hot: values.hot }) });
+    const report = runLab(db, { strategies, budgets, ...(values.hot === undefined ? {} : { hot: values.hot }), ...(values.judge === undefined ? {} : { judge: values.judge }) });
     if (values.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
       return 0;
     }
     const c = report.collection;
     const lines = [
-      `${c.pages} stored pages, ${c.hotPages} hot (${report.hotRule}), ${c.links} links, ${c.seeds} seeds`,
+      `${c.pages} stored pages, ${c.hotPages} hot (${report.hotRule}), ${c.links} links, ${c.seeds} seeds; strategies learn from ${report.judge === 'live' ? "the collection's own judge" : 'the hot pages'}`,
       `${'strategy'.padEnd(10)} ${budgets.map((b) => `PST@${b * 100}%`.padStart(9)).join('')} ${budgets.map((b) => `harv@${b * 100}%`.padStart(10)).join('')}`,
       ...report.results.map(
         (r) =>

@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type uPlot from 'uplot';
 import type { LabReport } from '../../../crawler/service/api.ts';
-import { Field } from '../components/Field.tsx';
+import { CheckField, Field } from '../components/Field.tsx';
 import { ErrorNote, LoadingNote } from '../components/Notes.tsx';
 import { UPlotChart } from '../components/UPlotChart.tsx';
 import { formatCount, formatPercent } from '../lib/format.ts';
@@ -24,6 +24,7 @@ export function LabScreen({ collection }: { collection: string }) {
   });
   const [budgets, setBudgets] = useState(DEFAULT_BUDGETS);
   const [hot, setHot] = useState('');
+  const [liveJudge, setLiveJudge] = useState(false);
   const [formError, setFormError] = useState<{ field: 'strategies' | 'budgets'; message: string } | null>(null);
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -54,7 +55,13 @@ export function LabScreen({ collection }: { collection: string }) {
     setError(undefined);
     setRunning(true);
     try {
-      const input = hot.trim() === '' ? { collection, strategies, budgets: parsed.value } : { collection, strategies, budgets: parsed.value, hot: hot.trim() };
+      const input = {
+        collection,
+        strategies,
+        budgets: parsed.value,
+        ...(hot.trim() === '' ? {} : { hot: hot.trim() }),
+        ...(liveJudge ? { judge: 'live' as const } : {}),
+      };
       setReport(await client.api.runLab(input));
     } catch (e) {
       setError(e);
@@ -94,6 +101,13 @@ export function LabScreen({ collection }: { collection: string }) {
             {(props) => <input {...props} type="text" spellCheck={false} value={hot} onChange={(e) => setHot(e.target.value)} />}
           </Field>
         </div>
+        <CheckField
+          id="lab-live-judge"
+          label="Learn from the crawl's own judge"
+          checked={liveJudge}
+          onChange={setLiveJudge}
+          hint="As in a real crawl: the strategies learn from a fresh judge's verdicts, and are scored against the hot pages above."
+        />
         <div className="form-actions">
           <button type="submit" disabled={running}>
             {running ? 'Running…' : 'Run lab'}

@@ -2,6 +2,7 @@ import { memo, useEffect, useState } from 'react';
 import type { FrontierItem } from '../../../../crawler/service/api.ts';
 import { ErrorNote } from '../../components/Notes.tsx';
 import { formatScore } from '../../lib/format.ts';
+import { topContributions } from '../../lib/signals.ts';
 import { useClient } from '../../state/contexts.ts';
 
 const POLL_MS = 2000;
@@ -66,6 +67,7 @@ const FrontierRow = memo(
             priority {formatScore(item.priority)} · depth {item.depth}
           </span>
         </div>
+        {item.signals.length > 0 && <p className="muted small signals-top">{topContributions(item.signals)}</p>}
         {item.signals.length > 0 && (
           <details className="signals">
             <summary>Why this score ({item.signals.length} signals)</summary>

@@ -75,6 +75,11 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
         <button type="button" className="button-secondary" onClick={() => void label('irrelevant')} disabled={labelling || detail.label === 'irrelevant'}>
           Mark not relevant
         </button>
+        {detail.label !== null && (
+          <button type="button" className="button-secondary" onClick={() => void label(null)} disabled={labelling} title="Take the label back: the judge's own verdict stands again">
+            Clear label
+          </button>
+        )}
       </div>
       <ErrorNote error={labelError} />
       {detail.note !== null && <p className="note">{detail.note}</p>}

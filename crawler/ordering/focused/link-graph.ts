@@ -1,11 +1,10 @@
-import { enlarge } from './focused-columns.ts';
+import { enlarge } from './columns.ts';
 
 /**
  * The part of the link graph the focused strategy needs, with bounded memory:
  * - up to `maxParents` fetched parents per URL (the first ones found), in one flat array;
- * - for the last `window` fetched pages, their outlinks (at most `maxChildren`) and their
- *   content term ids. Older pages are forgotten: their children stop receiving sibling
- *   and grandchild updates and their word score stays at its last value.
+ * - for the last `window` fetched pages, their outlinks (at most `maxChildren`). Older
+ *   pages are forgotten: their children stop receiving sibling and grandchild updates.
  */
 export class LinkGraph {
   readonly maxParents: number;
@@ -13,7 +12,6 @@ export class LinkGraph {
   #parents = new Int32Array(0);
   #parentCount = new Uint8Array(0);
   readonly #children = new Map<number, Int32Array>();
-  readonly #terms = new Map<number, Int32Array>();
   readonly #ring: Int32Array;
   #ringNext = 0;
 
@@ -47,24 +45,16 @@ export class LinkGraph {
     return this.#parents[child * this.maxParents + k] as number;
   }
 
-  /** Keeps a fetched page's outlinks and term ids, forgetting the oldest page beyond the window. */
-  remember(page: number, children: Int32Array, terms: Int32Array): void {
+  /** Keeps a fetched page's outlinks, forgetting the oldest page beyond the window. */
+  remember(page: number, children: Int32Array): void {
     const evicted = this.#ring[this.#ringNext] as number;
-    if (evicted >= 0) {
-      this.#children.delete(evicted);
-      this.#terms.delete(evicted);
-    }
+    if (evicted >= 0) this.#children.delete(evicted);
     this.#ring[this.#ringNext] = page;
     this.#ringNext = (this.#ringNext + 1) % this.#ring.length;
     this.#children.set(page, children);
-    this.#terms.set(page, terms);
   }
 
   childrenOf(page: number): Int32Array | undefined {
     return this.#children.get(page);
-  }
-
-  termsOf(page: number): Int32Array | undefined {
-    return this.#terms.get(page);
   }
 }

@@ -1,0 +1,59 @@
+import type { JudgedPage, PageJudge } from '../relevance/judge.ts';
+import { termCounts } from '../relevance/text.ts';
+import type { Db } from '../store/database.ts';
+import type { LabGraph } from './graph.ts';
+
+/** A stored page's words, as the judge reads them. */
+type PageWords = Omit<JudgedPage, 'urlId' | 'site'>;
+
+function originOf(url: string): string {
+  return URL.parse(url)?.origin ?? '';
+}
+
+/**
+ * The words of every stored page with text, by lab node, so that a replay can judge pages
+ * afresh, in its own fetch order, as a crawl's judge would have: under another query, or
+ * with idf and the hot rule's estimates growing along the replayed order.
+ */
+export class LabPageTexts {
+  readonly #pages: (PageWords | undefined)[];
+
+  private constructor(pages: (PageWords | undefined)[]) {
+    this.#pages = pages;
+  }
+
+  static load(db: Db, graph: LabGraph): LabPageTexts {
+    const nodeOf = new Map<number, number>();
+    const sourceIds = graph.sourceIds;
+    for (let v = 0; v < graph.nodeCount; v++) nodeOf.set(sourceIds === null ? v : (sourceIds[v] as number), v);
+    const pages = new Array<PageWords | undefined>(graph.nodeCount);
+    const rows = db.prepare("SELECT url_id AS urlId, coalesce(title, '') AS title, text FROM pages WHERE text IS NOT NULL").iterate() as IterableIterator<{
+      urlId: number;
+      title: string;
+      text: string;
+    }>;
+    for (const row of rows) {
+      const v = nodeOf.get(row.urlId);
+      if (v !== undefined) pages[v] = { title: row.title, text: row.text, titleTerms: termCounts(row.title), bodyTerms: termCounts(row.text) };
+    }
+    return new LabPageTexts(pages);
+  }
+
+  /** The node's words, or undefined for a URL without a stored page with text. */
+  of(node: number): PageWords | undefined {
+    return this.#pages[node];
+  }
+
+  /**
+   * Verdicts from a fresh judge, asked in the order the replay fetches pages (each page
+   * once). A page without text gets what the crawl gives it: relevance 0, not hot.
+   */
+  liveVerdicts(judge: PageJudge, urls: readonly string[]): (node: number) => { relevance: number; hot: boolean; grade: number } {
+    return (node) => {
+      const page = this.#pages[node];
+      if (page === undefined) return { relevance: 0, hot: false, grade: 0 };
+      const verdict = judge.judge({ urlId: node, site: originOf(urls[node] ?? ''), ...page });
+      return { relevance: verdict.relevance ?? 0, hot: verdict.hot, grade: verdict.grade };
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { FEATURE_COUNT } from './features.ts';
+
+/**
+ * Delayed credit (Rennie and McCallum, ICML 1999; Diligenti et al.'s context graphs, VLDB
+ * 2000): when a fetched page's child turns out relevant, the links that led there earn
+ * part of the reward. The features each recent page had before it was fetched are kept
+ * here, so the page can be learnt again with target DISCOUNT × the child's grade. This
+ * is what makes tables of contents and hubs, rarely relevant themselves, worth fetching.
+ */
+
+export const DISCOUNT = 0.5;
+/** Weight of a delayed example against a page's own (1). */
+export const DELAYED_WEIGHT = 0.5;
+
+export class PastFeatures {
+  readonly #features: Float32Array;
+  readonly #owner: Int32Array;
+  readonly #slotOf = new Map<number, number>();
+  /** The best delayed target each kept page was learnt with so far. */
+  readonly #credited = new Map<number, number>();
+  #next = 0;
+
+  constructor(window: number) {
+    this.#features = new Float32Array(window * FEATURE_COUNT);
+    this.#owner = new Int32Array(window).fill(-1);
+  }
+
+  /** Keeps a fetched page's features, forgetting the oldest page beyond the window. */
+  keep(page: number, x: ArrayLike<number>): void {
+    const slot = this.#next;
+    this.#next = (slot + 1) % this.#owner.length;
+    const evicted = this.#owner[slot] as number;
+    if (evicted >= 0) {
+      this.#slotOf.delete(evicted);
+      this.#credited.delete(evicted);
+    }
+    this.#owner[slot] = page;
+    this.#slotOf.set(page, slot);
+    this.#features.set(x as ArrayLike<number>, slot * FEATURE_COUNT);
+  }
+
+  /** The page's kept features, or undefined when it is older than the window. */
+  kept(page: number): Float32Array | undefined {
+    const slot = this.#slotOf.get(page);
+    return slot === undefined ? undefined : this.#features.subarray(slot * FEATURE_COUNT, (slot + 1) * FEATURE_COUNT);
+  }
+
+  /**
+   * The page's kept features when `target` is more than it was credited with so far and
+   * more than its own grade (the caller then learns it); undefined otherwise.
+   */
+  creditable(page: number, target: number, ownGrade: number): Float32Array | undefined {
+    const slot = this.#slotOf.get(page);
+    if (slot === undefined || target <= ownGrade || target <= (this.#credited.get(page) ?? 0)) return undefined;
+    this.#credited.set(page, target);
+    return this.#features.subarray(slot * FEATURE_COUNT, (slot + 1) * FEATURE_COUNT);
+  }
+}

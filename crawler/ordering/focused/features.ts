@@ -1,0 +1,69 @@
+/*
+ * The features of an unfetched URL that the link model weighs, with their prior weights
+ * (log-odds units, so +0.69 doubles the odds) and what they mean. Query features are in
+ * [0, 1] (share of the query's weight named, query-matcher.ts); yields are a smoothed mean
+ * grade of fetched pages minus the crawl's mean grade, in [-1, 1].
+ *
+ * The priors make the first page's order a best-first crawl on anchor text and URL words,
+ * as a naive crawler would; the model then moves them (online-model.ts).
+ */
+
+export interface FeatureSpec {
+  name: string;
+  prior: number;
+  note: string;
+}
+
+export const FEATURES = [
+  { name: 'bias', prior: -2, note: 'constant' },
+  { name: 'anchor-best', prior: 4, note: 'the best in-link anchor\'s match to the query' },
+  { name: 'anchor-sum', prior: 2, note: 'ln(1 + matches summed over every in-link anchor)' },
+  { name: 'context', prior: 1, note: 'ln(1 + matches of the words around each in-link)' },
+  { name: 'url', prior: 2, note: 'the URL\'s words\' match to the query (identifiers split)' },
+  { name: 'index-body', prior: 1, note: 'the query\'s match to the words the site\'s search index lists for the page' },
+  { name: 'index-title', prior: 4, note: 'the query\'s match to the page title in the site\'s search index' },
+  { name: 'expansion', prior: 1, note: 'share of the feedback terms from hot pages that its anchors or URL name' },
+  { name: 'hot-parent', prior: 2, note: 'linked from a page judged hot' },
+  { name: 'near-hot', prior: 0.5, note: 'two links from a page judged hot' },
+  { name: 'parent-max', prior: 1, note: 'the best graded verdict of its fetched parents' },
+  { name: 'parent-mean', prior: 0, note: 'the mean graded verdict of its fetched parents' },
+  { name: 'siblings', prior: 1, note: 'yield of its parents\' other fetched children' },
+  { name: 'folder', prior: 1, note: 'yield of fetched pages in its folder' },
+  { name: 'copies', prior: 2, note: 'yield of fetched pages that share its path but for one part (language or version copies)' },
+  { name: 'hub', prior: 3, note: 'its name or anchor says it lists pages (index, contents, site map): fetched early for the anchors it shows' },
+  { name: 'in-links', prior: 0.25, note: 'ln(1 + fetched pages that link to it)' },
+  { name: 'download', prior: -4, note: 'its extension says it is not a web page' },
+  { name: 'resource', prior: 10, note: 'a site resource that lists pages (sitemap, search index)' },
+] as const satisfies readonly FeatureSpec[];
+
+export const FEATURE_COUNT = FEATURES.length;
+
+type FeatureName = (typeof FEATURES)[number]['name'];
+
+function indexOf(name: FeatureName): number {
+  return FEATURES.findIndex((f) => f.name === name);
+}
+
+export const F = {
+  bias: indexOf('bias'),
+  anchorBest: indexOf('anchor-best'),
+  anchorSum: indexOf('anchor-sum'),
+  context: indexOf('context'),
+  url: indexOf('url'),
+  indexBody: indexOf('index-body'),
+  indexTitle: indexOf('index-title'),
+  expansion: indexOf('expansion'),
+  hotParent: indexOf('hot-parent'),
+  nearHot: indexOf('near-hot'),
+  parentMax: indexOf('parent-max'),
+  parentMean: indexOf('parent-mean'),
+  siblings: indexOf('siblings'),
+  folder: indexOf('folder'),
+  copies: indexOf('copies'),
+  hub: indexOf('hub'),
+  inLinks: indexOf('in-links'),
+  download: indexOf('download'),
+  resource: indexOf('resource'),
+} as const;
+
+export const PRIOR_WEIGHTS: readonly number[] = FEATURES.map((f) => f.prior);

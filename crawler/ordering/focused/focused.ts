@@ -1,0 +1,441 @@
+import { urlTokens } from '../../url/tokens.ts';
+import { ChangeSet } from '../crawl-graph.ts';
+import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict, PriorityExplanation, SignalExplanation, UrlHint } from '../strategy.ts';
+import { capacityFor } from './columns.ts';
+import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
+import { ExpansionTerms } from './expansion.ts';
+import { F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS } from './features.ts';
+import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
+import { looksLikeDownload, looksLikeHub } from './hubs.ts';
+import { LinkGraph } from './link-graph.ts';
+import { OnlineLogistic, SPARSE_SIZE, sparseSum } from './online-model.ts';
+import { QueryMatcher } from './query-matcher.ts';
+import { TemplateStats } from './template-stats.ts';
+import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, UrlEvidence, urlWordTokens } from './url-evidence.ts';
+
+/*
+ * The focused strategy: one link model learned online (online-model.ts) over the evidence
+ * a crawl has about each unfetched URL (features.ts): its anchors and their surroundings
+ * summed over every in-link, its URL's words, what a site search index says of it, the
+ * graded verdicts of its fetched parents and siblings, its distance from hot pages, and
+ * the yield of fetched pages that share its folder or are its copies in another language
+ * (url-templates.ts). The priority is the model's log-odds that the page is relevant;
+ * explain() lists each feature's contribution, and they add up to it.
+ *
+ * Learning: every fetched page is one example, with the features it had just before it
+ * was fetched and the judge's grade as the target; its fetched parents are learnt again
+ * towards a share of that grade (delayed-credit.ts). Scoring uses the weights frozen at
+ * the start of an epoch, so one page does not move every priority: an epoch ends after
+ * round(fetched / 8) pages, clamped to [MIN_EPOCH, MAX_EPOCH], and every known URL is
+ * re-scored with the new weights in a lap spread over the next half epoch.
+ *
+ * Incremental updates, bounded per page: fetched(P) re-scores P's children (parents, hot
+ * distance), the children of P's stored parents (siblings) and, when the rounded yield of
+ * one of P's templates moved (template-stats.ts), the URLs with that template. A URL's
+ * features change only in those events, so its queued priority is always what its
+ * features and its epoch's model give. Ties go to the URL discovered first (the callers'
+ * heaps).
+ */
+
+export interface FocusedOptions {
+  /** Fetched pages whose outlinks and features are kept for sibling updates and delayed credit. Default 20,000. */
+  window?: number;
+}
+
+const MAX_PARENTS = 3;
+const MAX_CHILDREN = 512;
+const MIN_EPOCH = 8;
+const MAX_EPOCH = 256;
+const EPOCH_GROWTH = 8;
+/** A user's label counts as this many of the judge's verdicts. */
+const LABEL_WEIGHT = 5;
+
+interface FrozenModel {
+  epoch: number;
+  weights: Float64Array;
+  sparse: Float32Array;
+  meanGrade: number;
+}
+
+export function createFocusedStrategy(context: OrderingContext, options: FocusedOptions = {}): OrderingStrategy {
+  return new FocusedStrategy(context, options);
+}
+
+class FocusedStrategy implements OrderingStrategy {
+  readonly name = 'focused';
+  readonly #matcher: QueryMatcher;
+  readonly #expansion: ExpansionTerms;
+  readonly #model = new OnlineLogistic(PRIOR_WEIGHTS);
+  /**
+   * What scoring uses: the model's weights and the crawl's mean grade as of the start of
+   * the epoch, and those of the epoch before, for URLs the re-score lap has not reached.
+   */
+  #frozen: FrozenModel = { epoch: 0, weights: Float64Array.from(PRIOR_WEIGHTS), sparse: new Float32Array(SPARSE_SIZE), meanGrade: 0.5 };
+  #previous: FrozenModel = this.#frozen;
+  readonly #urls = new UrlEvidence();
+  readonly #graph: LinkGraph;
+  readonly #past: PastFeatures;
+  readonly #distance = new HotDistance();
+  readonly #distanceGraph: DistanceGraph;
+  readonly #templates = new TemplateStats();
+  readonly #changes = new ChangeSet();
+  readonly #x = new Float64Array(FEATURE_COUNT);
+  #dirty: number[] = [];
+  #children = new Int32Array(1024);
+  /** The judge's grade of each labelled page, restored when its label is cleared. */
+  readonly #judgedGrade = new Map<number, number>();
+
+  #fetchedPages = 0;
+  #gradeSum = 0;
+  #pagesSinceEpoch = 0;
+  #lapEnd = 0;
+  #lapRemaining = 0;
+  #lapRate = 0;
+  #cursor = 0;
+
+  constructor(context: OrderingContext, options: FocusedOptions) {
+    this.#matcher = new QueryMatcher(context.query);
+    this.#expansion = new ExpansionTerms(this.#matcher.queryTerms);
+    const window = options.window ?? 20_000;
+    this.#graph = new LinkGraph({ maxParents: MAX_PARENTS, maxChildren: MAX_CHILDREN, window });
+    this.#past = new PastFeatures(window);
+    this.#distanceGraph = {
+      childrenOf: (page) => this.#graph.childrenOf(page),
+      isFetched: (url) => this.#urls.has(url, FETCHED),
+      moved: (url) => this.#touch(url),
+    };
+  }
+
+  linked(link: LinkEvent): void {
+    const id = link.dstId;
+    const urls = this.#urls;
+    const isNew = !urls.has(id, KNOWN);
+    if (isNew) this.#add(id, link.url, link.kind !== undefined && link.kind !== 'page');
+    if (urls.has(id, FETCHED)) return;
+    let changed = false;
+    if (link.anchor !== '' && !urls.has(id, HUB) && looksLikeHub(link.url, link.anchor)) {
+      urls.set(id, HUB);
+      changed = true;
+    }
+    const anchor = this.#matcher.match(link.anchor);
+    const context = this.#matcher.match(link.context);
+    if (anchor > 0) {
+      urls.raiseAnchorBest(id, anchor);
+      urls.anchorSum[id]! += anchor;
+      changed = true;
+    }
+    if (context > 0) {
+      urls.contextSum[id]! += context;
+      changed = true;
+    }
+    if (urls.raiseExpansion(id, Math.max(this.#matcher.matchExpansion(link.anchor), this.#matcher.matchExpansion(link.url)))) changed = true;
+    // A new URL's priority is read by the caller right after this call: it is not a change.
+    if (isNew) urls.priority[id] = this.#score(id);
+    else if (changed) this.#refresh(id);
+  }
+
+  hinted(hint: UrlHint): void {
+    const id = hint.id;
+    if (!this.#urls.has(id, KNOWN) || this.#urls.has(id, FETCHED)) return;
+    const body = hint.terms === undefined ? 0 : this.#matcher.matchTerms(new Set(hint.terms));
+    const title = hint.titleTerms === undefined ? 0 : this.#matcher.matchTerms(new Set(hint.titleTerms));
+    if (this.#urls.raiseIndex(id, body, title)) this.#refresh(id);
+  }
+
+  fetched(page: PageVerdict): void {
+    const id = page.id;
+    const urls = this.#urls;
+    if (!urls.has(id, KNOWN)) this.#add(id, '', false);
+    if (urls.has(id, FETCHED)) return;
+    const grade = page.grade ?? (page.hot ? 1 : 0);
+    this.#learn(id, grade);
+    this.#creditParents(id, grade);
+    urls.set(id, page.hot ? FETCHED | HOT : FETCHED);
+    urls.setGrade(id, grade);
+    this.#fetchedPages++;
+    this.#gradeSum += grade;
+    this.#matcher.observe(page.terms);
+    this.#expansion.observe(page.terms, page.hot);
+
+    const n = this.#collectChildren(id, page.outlinks, grade, page.hot);
+    this.#graph.remember(id, this.#children.slice(0, Math.min(n, this.#graph.maxChildren)));
+    if (page.hot) this.#distance.offer(id, 0, this.#distanceGraph);
+    const childDistance = this.#distance.of(id) + 1;
+    if (childDistance < FAR) for (let k = 0; k < n; k++) this.#distance.offer(this.#children[k] as number, childDistance, this.#distanceGraph);
+    this.#updateSiblings(id, grade);
+    this.#templates.record(id, grade);
+    this.#templates.forEachMoved(id, this.#frozen.meanGrade, (url) => this.#touch(url));
+
+    this.#maybeStartEpoch();
+    this.#sweep();
+    this.#flushDirty();
+  }
+
+  labelled(id: number, relevant: boolean | null): void {
+    const urls = this.#urls;
+    if (!urls.has(id, FETCHED)) return;
+    if (!this.#judgedGrade.has(id)) this.#judgedGrade.set(id, urls.grade(id));
+    const judged = this.#judgedGrade.get(id) as number;
+    const grade = relevant === null ? judged : relevant ? 1 : 0;
+    if (relevant === null) this.#judgedGrade.delete(id);
+    const x = this.#past.kept(id);
+    if (x !== undefined) this.#model.learn(x, urls.tokens(id), grade, LABEL_WEIGHT);
+    this.#regrade(id, grade, relevant ?? judged >= 0.5);
+    this.#flushDirty();
+  }
+
+  priority(id: number): number {
+    return id < this.#urls.capacity ? (this.#urls.priority[id] as number) : 0;
+  }
+
+  takeChanged(): number[] {
+    const ids = this.#changes.take();
+    for (const id of ids) this.#urls.clear(id, CHANGED);
+    return ids.filter((id) => !this.#urls.has(id, FETCHED));
+  }
+
+  explain(id: number): PriorityExplanation {
+    const urls = this.#urls;
+    if (!urls.has(id, KNOWN)) return { priority: 0, signals: [{ name: 'unknown', value: 0, contribution: 0, note: 'the strategy has not seen this URL' }] };
+    const fetched = urls.has(id, FETCHED);
+    const model = fetched ? this.#frozen : this.#modelOf(id);
+    const x = this.#features(id, model);
+    const signals: SignalExplanation[] = [];
+    FEATURES.forEach((f, j) => {
+      const contribution = (model.weights[j] as number) * (x[j] as number);
+      if (x[j] !== 0) signals.push({ name: f.name, value: x[j] as number, contribution, note: `${f.note}; weight ${(model.weights[j] as number).toFixed(2)} (prior ${f.prior})` });
+    });
+    const tokens = urls.tokens(id);
+    const words = sparseSum(tokens, model.sparse);
+    if (words !== 0) signals.push({ name: 'url-words', value: tokens.length, contribution: words, note: 'learnt weights of the words of its file name' });
+    signals.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution));
+    signals.push({
+      name: 'model',
+      value: this.#model.examples,
+      contribution: 0,
+      note: `weights of epoch ${model.epoch}, learnt from the pages fetched before it (${this.#model.examples} examples so far); mean grade ${model.meanGrade.toFixed(3)}`,
+    });
+    const priority = fetched ? signals.reduce((sum, s) => sum + s.contribution, 0) : (urls.priority[id] as number);
+    return { priority, signals };
+  }
+
+  // --- URL table -----------------------------------------------------------------------
+
+  #add(id: number, url: string, resource: boolean): void {
+    const urls = this.#urls;
+    if (urls.fit(id)) {
+      this.#graph.ensure(urls.capacity);
+      this.#distance.ensure(urls.capacity);
+      this.#templates.ensure(urls.capacity);
+    }
+    let flags = KNOWN;
+    if (resource) flags |= RESOURCE;
+    if (url !== '') {
+      urls.setUrlMatch(id, this.#matcher.matchWords(urlTokens(url)));
+      urls.setTokens(id, urlWordTokens(url));
+      this.#templates.add(id, url);
+      if (looksLikeDownload(url)) flags |= DOWNLOAD;
+      if (looksLikeHub(url, '')) flags |= HUB;
+    }
+    urls.flags[id] = flags;
+    urls.priority[id] = this.#score(id);
+  }
+
+  // --- Learning from a fetched page ----------------------------------------------------
+
+  /** One example: the features the page had before it was fetched, its grade as the target. */
+  #learn(id: number, grade: number): void {
+    if (this.#urls.has(id, RESOURCE)) return;
+    const x = this.#features(id, this.#frozen);
+    this.#model.learn(x, this.#urls.tokens(id), grade);
+    this.#past.keep(id, x);
+  }
+
+  /** Delayed credit: the page's fetched parents are learnt again, towards DISCOUNT × its grade. */
+  #creditParents(id: number, grade: number): void {
+    const graph = this.#graph;
+    for (let k = graph.parentCount(id) - 1; k >= 0; k--) {
+      const parent = graph.parent(id, k);
+      const x = this.#past.creditable(parent, DISCOUNT * grade, this.#urls.grade(parent));
+      if (x !== undefined) this.#model.learn(x, this.#urls.tokens(parent), DISCOUNT * grade, DELAYED_WEIGHT);
+    }
+  }
+
+  /** Dedupes the page's outlinks into #children and counts the page as their parent. Returns how many. */
+  #collectChildren(page: number, outlinks: readonly number[], grade: number, hot: boolean): number {
+    if (outlinks.length > this.#children.length) this.#children = new Int32Array(capacityFor(this.#children.length, outlinks.length));
+    const urls = this.#urls;
+    const seen = new Set<number>();
+    let n = 0;
+    for (const child of outlinks) {
+      if (child === page || seen.has(child)) continue;
+      seen.add(child);
+      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
+      this.#children[n++] = child;
+      this.#graph.addParent(child, page);
+      urls.addParent(child, grade);
+      if (urls.has(child, FETCHED)) {
+        urls.countChild(page, urls.grade(child));
+      } else {
+        // The page's children fetched so far are siblings of this one.
+        urls.countSiblings(child, urls.children[page] as number, urls.childGradeSum[page] as number);
+        this.#touch(child);
+      }
+    }
+    if (hot) for (let k = 0; k < n; k++) this.#touch(this.#children[k] as number);
+    return n;
+  }
+
+  /** A fetched page's grade changed (a label): its children, its templates and the crawl's mean follow. */
+  #regrade(page: number, grade: number, hot: boolean): void {
+    const urls = this.#urls;
+    const delta = grade - urls.grade(page);
+    urls.setGrade(page, grade);
+    this.#gradeSum += delta;
+    if (hot) {
+      urls.set(page, HOT);
+      this.#distance.offer(page, 0, this.#distanceGraph);
+    } else {
+      urls.clear(page, HOT);
+    }
+    const children = this.#graph.childrenOf(page) ?? [];
+    for (const child of children) {
+      if (urls.has(child, FETCHED)) continue;
+      urls.regradeParent(child, delta, grade);
+      this.#touch(child);
+    }
+    this.#templates.regrade(page, delta);
+    this.#templates.forEachMoved(page, this.#frozen.meanGrade, (url) => this.#touch(url));
+  }
+
+  /** The page is a crawled sibling of every other child of its stored parents. */
+  #updateSiblings(page: number, grade: number): void {
+    const graph = this.#graph;
+    const urls = this.#urls;
+    for (let k = graph.parentCount(page) - 1; k >= 0; k--) {
+      const parent = graph.parent(page, k);
+      urls.countChild(parent, grade);
+      const siblings = graph.childrenOf(parent);
+      if (siblings === undefined) continue;
+      for (let j = 0; j < siblings.length; j++) {
+        const sibling = siblings[j] as number;
+        if (sibling === page || urls.has(sibling, FETCHED)) continue;
+        urls.countSiblings(sibling, 1, grade);
+        this.#touch(sibling);
+      }
+    }
+  }
+
+  /** The mean grade of the pages fetched so far, with one page of 0.5 as a prior. */
+  #meanGrade(): number {
+    return (this.#gradeSum + 0.5) / (this.#fetchedPages + 1);
+  }
+
+  /** The frozen model a URL's queued priority was computed with. */
+  #modelOf(id: number): FrozenModel {
+    return this.#urls.has(id, ODD_EPOCH) === (this.#frozen.epoch % 2 === 1) ? this.#frozen : this.#previous;
+  }
+
+  // --- Epochs and re-scoring -------------------------------------------------------------
+
+  #maybeStartEpoch(): void {
+    const since = ++this.#pagesSinceEpoch;
+    const length = Math.min(MAX_EPOCH, Math.max(MIN_EPOCH, Math.round(this.#fetchedPages / EPOCH_GROWTH)));
+    if (since < length) return;
+    this.#previous = this.#frozen;
+    this.#frozen = {
+      epoch: this.#frozen.epoch + 1,
+      weights: Float64Array.from(this.#model.weights),
+      sparse: Float32Array.from(this.#model.sparseWeights),
+      meanGrade: this.#meanGrade(),
+    };
+    this.#matcher.refresh();
+    this.#expansion.refresh();
+    this.#matcher.setExpansion(this.#expansion.terms);
+    this.#pagesSinceEpoch = 0;
+    this.#lapEnd = this.#urls.end;
+    this.#lapRemaining = this.#urls.end;
+    this.#lapRate = Math.ceil((2 * this.#urls.end) / length);
+  }
+
+  /** The next stretch of the re-score lap over the ids known when the epoch began. */
+  #sweep(): void {
+    let k = Math.min(this.#lapRate, this.#lapRemaining);
+    this.#lapRemaining -= k;
+    while (k-- > 0) {
+      if (this.#cursor >= this.#lapEnd) this.#cursor = 0;
+      const id = this.#cursor++;
+      if (this.#urls.has(id, KNOWN) && !this.#urls.has(id, FETCHED)) this.#touch(id);
+    }
+  }
+
+  #touch(id: number): void {
+    if (this.#urls.has(id, DIRTY)) return;
+    this.#urls.set(id, DIRTY);
+    this.#dirty.push(id);
+  }
+
+  #flushDirty(): void {
+    for (const id of this.#dirty) {
+      this.#urls.clear(id, DIRTY);
+      this.#refresh(id);
+    }
+    this.#dirty.length = 0;
+  }
+
+  #refresh(id: number): void {
+    const urls = this.#urls;
+    if (urls.has(id, FETCHED)) return;
+    const priority = this.#score(id);
+    if (priority === urls.priority[id]) return;
+    urls.priority[id] = priority;
+    if (!urls.has(id, CHANGED)) {
+      urls.set(id, CHANGED);
+      this.#changes.add(id);
+    }
+  }
+
+  /** The URL's priority with the current epoch's model, noting which epoch that is. */
+  #score(id: number): number {
+    const urls = this.#urls;
+    if (this.#frozen.epoch % 2 === 1) urls.set(id, ODD_EPOCH);
+    else urls.clear(id, ODD_EPOCH);
+    return this.#model.score(this.#features(id, this.#frozen), urls.tokens(id), this.#frozen.weights, this.#frozen.sparse);
+  }
+
+  // --- Features --------------------------------------------------------------------------
+
+  /** Fills the shared feature vector for a URL, yields centred on the model's mean grade (valid until the next call). */
+  #features(id: number, model: FrozenModel): Float64Array {
+    const x = this.#x;
+    const urls = this.#urls;
+    const parents = urls.parents[id] as number;
+    const distance = this.#distance.of(id);
+    const mean = model.meanGrade;
+    x[F.bias] = 1;
+    x[F.anchorBest] = urls.anchorBest(id);
+    x[F.anchorSum] = Math.log1p(urls.anchorSum[id] as number);
+    x[F.context] = Math.log1p(urls.contextSum[id] as number);
+    x[F.url] = urls.urlMatch(id);
+    x[F.indexBody] = urls.indexBody(id);
+    x[F.indexTitle] = urls.indexTitle(id);
+    x[F.expansion] = urls.expansion(id);
+    x[F.hotParent] = distance === 1 ? 1 : 0;
+    x[F.nearHot] = distance === 2 ? 1 : 0;
+    x[F.parentMax] = urls.parentGradeMax(id);
+    x[F.parentMean] = parents === 0 ? 0 : (urls.parentGradeSum[id] as number) / parents;
+    x[F.siblings] = smoothedYield(urls.siblings[id] as number, urls.siblingGradeSum[id] as number, mean);
+    x[F.folder] = this.#templates.folderYield(id, mean);
+    x[F.copies] = this.#templates.copyYield(id, mean);
+    x[F.hub] = urls.has(id, HUB) ? 1 : 0;
+    x[F.inLinks] = Math.log1p(parents);
+    x[F.download] = urls.has(id, DOWNLOAD) ? 1 : 0;
+    x[F.resource] = urls.has(id, RESOURCE) ? 1 : 0;
+    return x;
+  }
+}
+
+/** Yield of n fetched pages with these grades, with two pages of the mean as a prior, minus the mean. */
+function smoothedYield(n: number, gradeSum: number, mean: number): number {
+  return n === 0 ? 0 : (gradeSum + 2 * mean) / (n + 2) - mean;
+}

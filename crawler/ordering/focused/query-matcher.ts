@@ -1,0 +1,137 @@
+import { backgroundIdf } from '../../relevance/background-idf.ts';
+import { IdfEstimator } from '../../relevance/idf.ts';
+import { contentTerms, termsOfWords } from '../../relevance/text.ts';
+import { urlTokens } from '../../url/tokens.ts';
+
+/*
+ * How much of the driving query a short text names: an anchor, the words around it, a
+ * URL, a page title from a site's search index. Documentation names things with
+ * identifiers, so the text is split the way code is written (create_server_socket,
+ * getSocketTimeout, xml.etree → create server socket, get socket timeout, xml etree) and
+ * a query stem of four letters or more found inside a longer word earns half credit
+ * (socket in websockets; not log in logical). Each query term weighs idf², as in the judge (relevance.ts), with idf estimated
+ * from the fetched pages' terms: "working with submodules" is about submodules.
+ *
+ *     match(text) = Σ_{q named} w_q · credit_q / Σ_q w_q        in [0, 1]
+ */
+
+/** Splits on everything but letters and digits, and at camelCase and letter-digit boundaries. */
+const CHUNK = /[\p{L}\p{N}]+/gu;
+const WORD = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{Lo}\p{Lt}\p{Lm}]+/gu;
+/** A query stem this long counts inside a longer word; shorter stems (log, xml) only as whole words. */
+const INFIX_MIN = 4;
+const COMPOUND_CREDIT = 0.5;
+const CACHE_LIMIT = 100_000;
+
+/** The words of a text as identifiers are written, lower-cased. */
+export function identifierWords(text: string): string[] {
+  const words: string[] = [];
+  for (const chunk of text.match(CHUNK) ?? []) for (const word of chunk.match(WORD) ?? []) words.push(word.toLowerCase());
+  return words;
+}
+
+export class QueryMatcher {
+  readonly queryTerms: readonly string[];
+  readonly #idf = new IdfEstimator({ background: backgroundIdf() });
+  #weights: Float64Array;
+  readonly #cache = new Map<string, number>();
+  /** Feedback terms (expansion.ts) and the share of them each text names. */
+  #expansion: readonly string[] = [];
+  readonly #expansionCache = new Map<string, number>();
+  /** Stems cut by two letters: a text without any of them cannot name a query term (Porter changes at most the last two letters). */
+  readonly #keys: readonly string[];
+
+  constructor(query: string) {
+    this.queryTerms = [...new Set(contentTerms(query))];
+    this.#weights = new Float64Array(this.queryTerms.length);
+    this.#keys = [...new Set(this.queryTerms.map((t) => t.slice(0, Math.max(Math.min(t.length, 3), t.length - 2))))];
+    this.#reweigh();
+  }
+
+  /** The query term weights (idf²) in queryTerms order, summing to 1. */
+  weights(): Float64Array {
+    return this.#weights;
+  }
+
+  /** Counts a fetched page's terms towards idf; weights change only at refresh(). */
+  observe(pageTerms: readonly string[]): void {
+    this.#idf.observe(pageTerms);
+  }
+
+  /** Takes up the idf as it stands now; cached matches are dropped. */
+  refresh(): void {
+    this.#reweigh();
+    this.#cache.clear();
+  }
+
+  /** match(text) for prose or an identifier. */
+  match(text: string): number {
+    if (text === '' || !this.#mayMention(text)) return 0;
+    let m = this.#cache.get(text);
+    if (m === undefined) {
+      m = this.matchWords(identifierWords(text));
+      if (this.#cache.size >= CACHE_LIMIT) this.#cache.clear();
+      this.#cache.set(text, m);
+    }
+    return m;
+  }
+
+  /** match() of words already split (URL tokens). */
+  matchWords(words: readonly string[]): number {
+    const stems = termsOfWords(words);
+    let sum = 0;
+    for (let i = 0; i < this.queryTerms.length; i++) {
+      const q = this.queryTerms[i] as string;
+      if (stems.includes(q)) sum += this.#weights[i] as number;
+      else if (words.some((w) => namesInside(w, q))) sum += COMPOUND_CREDIT * (this.#weights[i] as number);
+    }
+    return sum;
+  }
+
+  /** Takes a new set of feedback terms (stems). */
+  setExpansion(terms: readonly string[]): void {
+    this.#expansion = terms;
+    this.#expansionCache.clear();
+  }
+
+  /** The share of the feedback terms a text (prose, or a URL) names, as whole words. */
+  matchExpansion(text: string): number {
+    if (text === '' || this.#expansion.length === 0) return 0;
+    let m = this.#expansionCache.get(text);
+    if (m === undefined) {
+      const stems = new Set(termsOfWords(text.startsWith('http') ? urlTokens(text) : identifierWords(text)));
+      m = this.#expansion.filter((t) => stems.has(t)).length / this.#expansion.length;
+      if (this.#expansionCache.size >= CACHE_LIMIT) this.#expansionCache.clear();
+      this.#expansionCache.set(text, m);
+    }
+    return m;
+  }
+
+  /** match() of terms that are already stems (a search index's terms), as a set. */
+  matchTerms(terms: ReadonlySet<string>): number {
+    let sum = 0;
+    for (let i = 0; i < this.queryTerms.length; i++) if (terms.has(this.queryTerms[i] as string)) sum += this.#weights[i] as number;
+    return sum;
+  }
+
+  #mayMention(text: string): boolean {
+    const lower = text.toLowerCase();
+    for (const key of this.#keys) if (lower.includes(key)) return true;
+    return false;
+  }
+
+  #reweigh(): void {
+    let sum = 0;
+    for (let i = 0; i < this.queryTerms.length; i++) {
+      const idf = this.#idf.idf(this.queryTerms[i] as string);
+      this.#weights[i] = idf * idf;
+      sum += idf * idf;
+    }
+    for (let i = 0; i < this.#weights.length; i++) this.#weights[i] = sum === 0 ? 0 : (this.#weights[i] as number) / sum;
+  }
+}
+
+/** The query stem inside a longer word, when the stem is long enough to mean the same there. */
+function namesInside(word: string, stem: string): boolean {
+  return stem.length >= INFIX_MIN && word.length > stem.length && word.includes(stem);
+}

@@ -1,0 +1,120 @@
+import { capacityFor, enlarge, KeyIndex } from './columns.ts';
+import { urlTemplates, FOLDER } from './url-templates.ts';
+
+/** Template slots per URL: the folder template, then its first copy template. */
+export const SLOTS = 2;
+/** Prior pages of the crawl's mean grade in a template's yield, so one page does not decide it. */
+const PRIOR_PAGES = 2;
+/**
+ * Yields are rounded to steps of this size. A URL's yield then changes only when its
+ * template's rounded yield does, and that is when its URLs are re-scored, so a queued
+ * priority never goes stale unnoticed, and a large template is not re-scored per page.
+ */
+export const YIELD_STEP = 0.05;
+
+/**
+ * What the crawl has seen of each URL template: fetched pages and the sum of their grades,
+ * and, per template, the URLs that have it, chained through flat arrays (node = url·SLOTS
+ * + slot) so a template's unfetched URLs can be re-scored when its yield moves.
+ */
+export class TemplateStats {
+  readonly #keyOf = new KeyIndex();
+  #fetched = new Uint16Array(256);
+  #gradeSum = new Float32Array(256);
+  /** The yield at which the template's URLs were last re-scored. */
+  #announced = new Float32Array(256);
+  #head = new Int32Array(256).fill(-1);
+  /** Per node: the template's key id (-1: none), and the next node with the same key. */
+  #slotKey = new Int32Array(0);
+  #next = new Int32Array(0);
+
+  ensure(urlCapacity: number): void {
+    if (urlCapacity * SLOTS <= this.#slotKey.length) return;
+    this.#slotKey = enlarge(this.#slotKey, urlCapacity * SLOTS, -1);
+    this.#next = enlarge(this.#next, urlCapacity * SLOTS, -1);
+  }
+
+  /** Files a URL under its templates (once, when it is first seen). */
+  add(url: number, href: string): void {
+    const templates = urlTemplates(href);
+    let copies = 0;
+    for (const template of templates) {
+      const slot = template.kind === FOLDER ? 0 : 1 + copies++;
+      if (slot >= SLOTS) break;
+      const key = this.#intern(template.key);
+      const node = url * SLOTS + slot;
+      this.#slotKey[node] = key;
+      this.#next[node] = this.#head[key] as number;
+      this.#head[key] = node;
+    }
+  }
+
+  /** A fetched page's grade counts towards its templates' yields. */
+  record(url: number, grade: number): void {
+    this.#add(url, 1, grade);
+  }
+
+  /** A fetched page's grade changed (a label) by `delta`. */
+  regrade(url: number, delta: number): void {
+    this.#add(url, 0, delta);
+  }
+
+  #add(url: number, pages: number, grade: number): void {
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const key = this.#slotKey[url * SLOTS + slot] as number;
+      if (key < 0) continue;
+      this.#fetched[key]! += pages;
+      this.#gradeSum[key]! += grade;
+    }
+  }
+
+  /**
+   * The yield of the URL's folder template (slot 0) or its best copy template (slots 1+):
+   * the smoothed mean grade of fetched pages with it, minus the crawl's mean grade; 0
+   * when none was fetched.
+   */
+  folderYield(url: number, meanGrade: number): number {
+    return this.#yield(this.#slotKey[url * SLOTS] as number, meanGrade);
+  }
+
+  copyYield(url: number, meanGrade: number): number {
+    let best = 0;
+    for (let slot = 1; slot < SLOTS; slot++) {
+      const y = this.#yield(this.#slotKey[url * SLOTS + slot] as number, meanGrade);
+      if (Math.abs(y) > Math.abs(best)) best = y;
+    }
+    return best;
+  }
+
+  /** Calls visit(url) for every URL of each of `page`'s templates whose rounded yield changed since they were last visited. */
+  forEachMoved(page: number, meanGrade: number, visit: (url: number) => void): void {
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const key = this.#slotKey[page * SLOTS + slot] as number;
+      if (key < 0) continue;
+      const y = this.#yield(key, meanGrade);
+      if (y === this.#announced[key]) continue;
+      this.#announced[key] = y;
+      for (let node = this.#head[key] as number; node >= 0; node = this.#next[node] as number) visit(Math.floor(node / SLOTS));
+    }
+  }
+
+  #yield(key: number, meanGrade: number): number {
+    if (key < 0) return 0;
+    const n = this.#fetched[key] as number;
+    if (n === 0) return 0;
+    const y = ((this.#gradeSum[key] as number) + PRIOR_PAGES * meanGrade) / (n + PRIOR_PAGES) - meanGrade;
+    return Math.fround(Math.round(y / YIELD_STEP) * YIELD_STEP);
+  }
+
+  #intern(hash: number): number {
+    const key = this.#keyOf.intern(hash);
+    if (key >= this.#head.length) {
+      const capacity = capacityFor(this.#head.length, key + 1);
+      this.#fetched = enlarge(this.#fetched, capacity);
+      this.#gradeSum = enlarge(this.#gradeSum, capacity);
+      this.#announced = enlarge(this.#announced, capacity);
+      this.#head = enlarge(this.#head, capacity, -1);
+    }
+    return key;
+  }
+}

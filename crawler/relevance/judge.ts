@@ -1,0 +1,112 @@
+import { createHotRule, RelativeToBestRule, type HotPage, type HotRule } from './hot.ts';
+import { blendRelevance, LabelModel, type LabelledText } from './labels.ts';
+import { evidenceOfRelevance, RelevanceModel } from './relevance.ts';
+import { TemplateLines } from './template-lines.ts';
+
+/** The verdict on a fetched page: how relevant it is to the driving query, and whether it is hot. */
+export interface Judgement {
+  /** null when the page had no text to judge (not HTML, an error status). */
+  relevance: number | null;
+  /** The verdict: the user's label when there is one, else the judge's own. */
+  hot: boolean;
+  /** The judge's own verdict, whatever the label says. */
+  judgedHot: boolean;
+  /**
+   * The verdict in grades, for learners: 0.5 at the hot bar, towards 1 above it, towards
+   * 0 below (S / (S + S_bar) in evidence units); 1 or 0 for a label or a predicate.
+   */
+  grade: number;
+}
+
+/** A parsed page as the judge sees it: the hot rule's view of a page, before relevance is known. */
+export interface JudgedPage extends Omit<HotPage, 'relevance'> {
+  urlId: number;
+  /** The page's origin: navigation repeated across a site's pages is not the page's own text. */
+  site: string;
+  titleTerms: Map<string, number>;
+  bodyTerms: Map<string, number>;
+}
+
+/** Judges pages as they are fetched; stateful, since idf is estimated from the pages seen so far. */
+export interface PageJudge {
+  judge(page: JudgedPage): Judgement;
+  /**
+   * For a hot rule that is a bar learnt from the crawl: the bar now. Pages judged earlier,
+   * against a lower bar, are judged again by it: hot ⇔ relevance ≥ bar, unless labelled.
+   */
+  movingBar?(): number | null;
+  /** Takes the user's labels as they now are (all of them). */
+  useLabels?(labels: readonly KnownLabel[]): void;
+}
+
+/** What shapes a crawl's judgement: the driving query and the hot rule the user chose, if any. */
+export interface JudgeSettings {
+  query: string;
+  hotPredicate: string | null;
+  hotThreshold: number | null;
+}
+
+/** A user's label on a page, with the page's words for the label model. */
+export interface KnownLabel extends LabelledText {
+  urlId: number;
+}
+
+/**
+ * The crawl's judge: IS'(P,Q) from the relevance model (idf estimated from the pages
+ * judged so far), blended with the label model once the user has labelled enough pages,
+ * then the hot rule. A labelled page's verdict is its label. It holds no database: the
+ * engine gives it a collection's history, the lab replays a stored crawl through it.
+ */
+export class CrawlJudge implements PageJudge {
+  readonly #relevance: RelevanceModel;
+  readonly #hot: HotRule;
+  readonly #templates = new TemplateLines();
+  readonly #labels = new LabelModel();
+  readonly #labelOf = new Map<number, boolean>();
+
+  constructor(settings: JudgeSettings) {
+    this.#relevance = new RelevanceModel(settings.query);
+    this.#hot = createHotRule(settings.hotPredicate ?? undefined, settings.hotThreshold ?? undefined);
+  }
+
+  /**
+   * Counts a page judged in an earlier run towards the idf estimate. Only its stored
+   * distinct terms are known (the most frequent ones), so rarer terms count a little low.
+   */
+  observeStoredTerms(terms: readonly string[]): void {
+    this.#relevance.observe({ titleTerms: new Map(), bodyTerms: new Map(terms.map((t) => [t, 1])) });
+  }
+
+  /** A page's relevance from an earlier run, for a hot rule that learns from the crawl (the best pages so far). */
+  observeStoredRelevance(relevance: number): void {
+    this.#hot.observe?.(relevance);
+  }
+
+  /** The user's labels: verdicts for those pages, and training for the label model. */
+  useLabels(labels: readonly KnownLabel[]): void {
+    this.#labelOf.clear();
+    for (const label of labels) this.#labelOf.set(label.urlId, label.relevant);
+    this.#labels.train(labels);
+  }
+
+  movingBar(): number | null {
+    return this.#hot instanceof RelativeToBestRule ? this.#hot.threshold() : null;
+  }
+
+  judge(page: JudgedPage): Judgement {
+    const navigation = this.#templates.takePage(page.site, page.text);
+    const similarity = this.#relevance.score(page, navigation);
+    this.#relevance.observe(page, navigation);
+    const probability = this.#labels.ready ? this.#labels.probabilityRelevant(page) : undefined;
+    const relevance = blendRelevance(similarity, probability, this.#labelOf.size);
+    this.#hot.observe?.(relevance);
+    const judgedHot = this.#hot.isHot({ ...page, relevance });
+    const label = this.#labelOf.get(page.urlId);
+    if (label !== undefined) return { relevance, hot: label, judgedHot, grade: label ? 1 : 0 };
+    const bar = this.#hot.threshold?.();
+    if (bar === undefined) return { relevance, hot: judgedHot, judgedHot, grade: judgedHot ? 1 : 0 };
+    const evidence = evidenceOfRelevance(relevance);
+    const barEvidence = evidenceOfRelevance(bar);
+    return { relevance, hot: judgedHot, judgedHot, grade: evidence === 0 ? 0 : evidence / (evidence + barEvidence) };
+  }
+}
