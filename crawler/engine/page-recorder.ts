@@ -94,7 +94,15 @@ export class PageRecorder {
     const judgement =
       page === null
         ? { relevance: null, hot: false, judgedHot: false, grade: 0 }
-        : this.#judge.judge({ urlId: task.id, site: new URL(task.url).origin, title: page.title, text: page.text, titleTerms: analysis.titleTerms, bodyTerms: analysis.bodyTerms });
+        : this.#judge.judge({
+            urlId: task.id,
+            site: new URL(task.url).origin,
+            title: page.title,
+            text: page.text,
+            titleTerms: analysis.titleTerms,
+            bodyTerms: analysis.bodyTerms,
+            lineHashes: analysis.lineHashes,
+          });
     const judgeMs = performance.now() - judgeStarted;
     const terms = analysis.terms;
     return this.#db.transaction((): RecordedPage => {

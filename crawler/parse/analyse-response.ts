@@ -3,6 +3,7 @@ import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
 import { MAX_PAGE_TERMS, type UrlKind } from '../ordering/strategy.ts';
+import { lineHashes } from '../relevance/template-lines.ts';
 import { termCounts } from '../relevance/text.ts';
 import type { ResourceKind } from './resource-entries.ts';
 import { analyseSiteResource, type ResourceAnalysis } from './site-resources.ts';
@@ -37,6 +38,8 @@ export interface ResponseAnalysis {
   bodyTerms: Map<string, number>;
   /** The page's distinct terms kept for learning (see topTerms); empty unless parsed. */
   terms: string[];
+  /** Hashes of the text's lines, for the judge's navigation detection; empty unless parsed. */
+  lineHashes: Uint32Array;
   /** A site resource's entries; null for a page, and for a resource response without a 2xx body. */
   resource: ResourceAnalysis | null;
 }
@@ -79,6 +82,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     titleTerms: new Map(),
     bodyTerms: new Map(),
     terms: [],
+    lineHashes: new Uint32Array(0),
     resource: null,
   };
   if (input.kind !== 'page') return { ...base, ...readResource(input, input.kind) };
@@ -99,5 +103,6 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     nofollow: headerRobots.nofollow || page.robots.nofollow,
     ...terms,
     terms: topTerms(terms),
+    lineHashes: lineHashes(page.text),
   };
 }

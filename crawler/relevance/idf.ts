@@ -37,19 +37,18 @@ export class IdfEstimator {
   readonly #background: BackgroundIdf;
   readonly #priorPages: number;
   readonly #maxTerms: number;
-  /** ln(df + K·p_bg) per observed term, the log numerator of p̂: one Map lookup and no log per idf. */
-  readonly #logMass = new Map<string, number>();
+  /**
+   * Pages each observed term was on. Kept as plain counts: observing a page is then one
+   * Map update per term and no logarithm; idf() takes its two logarithms only for the
+   * terms asked about (the query's).
+   */
+  readonly #df = new Map<string, number>();
   #documents = 0;
-  /** 1 + ln(n + K). */
-  #offset: number;
-  readonly #logPrior: number;
 
   constructor(options: IdfOptions = {}) {
     this.#background = options.background ?? backgroundIdf();
     this.#priorPages = options.priorPages ?? DEFAULT_PRIOR_PAGES;
     this.#maxTerms = options.maxTerms ?? DEFAULT_MAX_TERMS;
-    this.#logPrior = Math.log(this.#priorPages);
-    this.#offset = 1 + this.#logPrior;
   }
 
   /** Pages observed so far. */
@@ -59,28 +58,28 @@ export class IdfEstimator {
 
   /** Distinct terms with a document frequency held in memory. */
   get termCount(): number {
-    return this.#logMass.size;
+    return this.#df.size;
   }
 
   /** Counts one page: each distinct term once. */
   observe(terms: Iterable<string>): void {
-    const distinct = terms instanceof Set ? (terms as Set<string>) : new Set(terms);
-    for (const term of distinct) {
-      const logMass = this.#logMass.get(term);
-      this.#logMass.set(term, Math.log(1 + (logMass === undefined ? this.#priorMass(term) : Math.exp(logMass))));
-    }
+    this.observeDistinct(terms instanceof Set ? (terms as Set<string>) : new Set(terms));
+  }
+
+  /** Counts one page whose terms are already distinct (a Map's keys, a Set). */
+  observeDistinct(terms: Iterable<string>): void {
+    for (const term of terms) this.#df.set(term, (this.#df.get(term) ?? 0) + 1);
     this.#documents++;
-    this.#offset = 1 + Math.log(this.#documents + this.#priorPages);
-    if (this.#logMass.size > this.#maxTerms) this.#forgetRarest();
+    if (this.#df.size > this.#maxTerms) this.#forgetRarest();
   }
 
   idf(term: string): number {
-    const logMass = this.#logMass.get(term);
-    return this.#offset - (logMass === undefined ? this.#logPrior + this.#background.logDocumentRate(term) : logMass);
+    const df = this.#df.get(term) ?? 0;
+    return 1 + Math.log(this.#documents + this.#priorPages) - Math.log(df + this.#priorMass(term));
   }
 
   #priorMass(term: string): number {
-    return Math.exp(this.#logPrior + this.#background.logDocumentRate(term));
+    return this.#priorPages * Math.exp(this.#background.logDocumentRate(term));
   }
 
   /**
@@ -90,10 +89,8 @@ export class IdfEstimator {
    */
   #forgetRarest(): void {
     const target = Math.floor(this.#maxTerms * 0.75);
-    for (let df = 1; this.#logMass.size > target; df++) {
-      for (const [term, logMass] of this.#logMass) {
-        if (Math.exp(logMass) - this.#priorMass(term) < df + 0.5) this.#logMass.delete(term);
-      }
+    for (let cut = 1; this.#df.size > target; cut++) {
+      for (const [term, df] of this.#df) if (df <= cut) this.#df.delete(term);
     }
   }
 }

@@ -23,6 +23,8 @@ export interface JudgedPage extends Omit<HotPage, 'relevance'> {
   urlId: number;
   /** The page's origin: navigation repeated across a site's pages is not the page's own text. */
   site: string;
+  /** lineHashes(text), when the parser made them already. */
+  lineHashes?: Uint32Array;
   titleTerms: Map<string, number>;
   bodyTerms: Map<string, number>;
 }
@@ -74,7 +76,7 @@ export class CrawlJudge implements PageJudge {
    * distinct terms are known (the most frequent ones), so rarer terms count a little low.
    */
   observeStoredTerms(terms: readonly string[]): void {
-    this.#relevance.observe({ titleTerms: new Map(), bodyTerms: new Map(terms.map((t) => [t, 1])) });
+    this.#relevance.idf.observeDistinct(this.#relevance.queryTerms.filter((q) => terms.includes(q)));
   }
 
   /** A page's relevance from an earlier run, for a hot rule that learns from the crawl (the best pages so far). */
@@ -94,7 +96,7 @@ export class CrawlJudge implements PageJudge {
   }
 
   judge(page: JudgedPage): Judgement {
-    const navigation = this.#templates.takePage(page.site, page.text);
+    const navigation = this.#templates.takePage(page.site, page.text, page.lineHashes);
     const similarity = this.#relevance.score(page, navigation);
     this.#relevance.observe(page, navigation);
     const probability = this.#labels.ready ? this.#labels.probabilityRelevant(page) : undefined;

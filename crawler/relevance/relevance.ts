@@ -97,11 +97,13 @@ export class RelevanceModel {
     return relevanceOfEvidence(this.evidence(page, discounted));
   }
 
-  /** Adds the page to the idf estimate (each distinct term counts once) and to the query terms' burstiness. */
+  /**
+   * Adds the page to the query terms' idf estimate and burstiness. Only the query terms'
+   * idf is ever asked for, so only they are counted: a page costs |Q| lookups, not one
+   * Map update per word.
+   */
   observe(page: PageTerms, discounted?: ReadonlyMap<string, number>): void {
-    const terms = new Set(page.bodyTerms.keys());
-    for (const term of page.titleTerms.keys()) terms.add(term);
-    this.idf.observe(terms);
+    this.idf.observeDistinct(this.queryTerms.filter((term) => page.bodyTerms.has(term) || page.titleTerms.has(term)));
     for (let i = 0; i < this.queryTerms.length; i++) {
       const mentions = bodyMentions(page, this.queryTerms[i] as string, discounted);
       if (mentions === 0) continue;

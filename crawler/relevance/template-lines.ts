@@ -28,6 +28,12 @@ function lineHash(line: string): number {
   return h >>> 0;
 }
 
+/** The hashes of a page's non-empty lines, in order: made in the parse worker, off the main thread. */
+export function lineHashes(text: string): Uint32Array {
+  const lines = text.split('\n').filter((line) => line !== '');
+  return Uint32Array.from(lines, lineHash);
+}
+
 export class TemplateLines {
   readonly #sites = new Map<string, SiteLines>();
   /** Term counts of template lines: they recur, so each is counted once. */
@@ -46,9 +52,10 @@ export class TemplateLines {
 
   /**
    * The term counts of the page's lines that are template on its site as seen so far (to
-   * be discounted from the page's own), then records the page's lines.
+   * be discounted from the page's own), then records the page's lines. `hashes` are the
+   * page's lineHashes(text) when the caller has them already.
    */
-  takePage(site: string, text: string): Map<string, number> {
+  takePage(site: string, text: string, hashes: Uint32Array = lineHashes(text)): Map<string, number> {
     let known = this.#sites.get(site);
     if (known === undefined) {
       known = { pages: 0, seen: new Map() };
@@ -56,16 +63,24 @@ export class TemplateLines {
     }
     const template = new Map<string, number>();
     const bar = Math.max(MIN_PAGES, TEMPLATE_SHARE * known.pages);
-    const onThisPage = new Set<number>();
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      const hash = lineHash(line);
+    let lines: string[] | undefined;
+    for (let k = 0; k < hashes.length; k++) {
+      const hash = hashes[k] as number;
       if ((known.seen.get(hash) ?? 0) >= bar) {
-        for (const [term, count] of this.#terms(hash, line)) template.set(term, (template.get(term) ?? 0) + count);
+        let terms = this.#termsOf.get(hash);
+        if (terms === undefined) {
+          // The line's words are needed once; the text is split only then.
+          lines ??= text.split('\n').filter((line) => line !== '');
+          terms = this.#terms(hash, lines[k] ?? '');
+        }
+        for (const [term, count] of terms) template.set(term, (template.get(term) ?? 0) + count);
       }
-      onThisPage.add(hash);
     }
-    for (const hash of onThisPage) {
+    // Each distinct line once: sorted, a repeat follows its first.
+    const sorted = hashes.slice().sort();
+    for (let k = 0; k < sorted.length; k++) {
+      const hash = sorted[k] as number;
+      if (k > 0 && hash === sorted[k - 1]) continue;
       const seen = known.seen.get(hash);
       if (seen === undefined) this.#lines++;
       known.seen.set(hash, (seen ?? 0) + 1);

@@ -6,7 +6,7 @@ import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
 import { F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS } from './features.ts';
 import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
-import { looksLikeDownload, looksLikeHub } from './hubs.ts';
+import { hubAnchor, hubUrl, looksLikeDownload } from './hubs.ts';
 import { LinkGraph } from './link-graph.ts';
 import { OnlineLogistic, SPARSE_SIZE, sparseSum } from './online-model.ts';
 import { QueryMatcher } from './query-matcher.ts';
@@ -82,6 +82,8 @@ class FocusedStrategy implements OrderingStrategy {
   readonly #x = new Float64Array(FEATURE_COUNT);
   #dirty: number[] = [];
   #children = new Int32Array(1024);
+  /** Reused by each fetched page to drop its repeated links. */
+  readonly #seenChild = new Set<number>();
   /** The judge's grade of each labelled page, restored when its label is cleared. */
   readonly #judgedGrade = new Map<number, number>();
 
@@ -113,7 +115,7 @@ class FocusedStrategy implements OrderingStrategy {
     if (isNew) this.#add(id, link.url, link.kind !== undefined && link.kind !== 'page');
     if (urls.has(id, FETCHED)) return;
     let changed = false;
-    if (link.anchor !== '' && !urls.has(id, HUB) && looksLikeHub(link.url, link.anchor)) {
+    if (!urls.has(id, HUB) && hubAnchor(link.anchor)) {
       urls.set(id, HUB);
       changed = true;
     }
@@ -128,7 +130,7 @@ class FocusedStrategy implements OrderingStrategy {
       urls.contextSum[id]! += context;
       changed = true;
     }
-    if (urls.raiseExpansion(id, Math.max(this.#matcher.matchExpansion(link.anchor), this.#matcher.matchExpansion(link.url)))) changed = true;
+    if (urls.raiseExpansion(id, this.#matcher.matchExpansion(link.anchor))) changed = true;
     // A new URL's priority is read by the caller right after this call: it is not a change.
     if (isNew) urls.priority[id] = this.#score(id);
     else if (changed) this.#refresh(id);
@@ -232,10 +234,11 @@ class FocusedStrategy implements OrderingStrategy {
     if (resource) flags |= RESOURCE;
     if (url !== '') {
       urls.setUrlMatch(id, this.#matcher.matchWords(urlTokens(url)));
+      urls.raiseExpansion(id, this.#matcher.matchExpansion(url));
       urls.setTokens(id, urlWordTokens(url));
       this.#templates.add(id, url);
       if (looksLikeDownload(url)) flags |= DOWNLOAD;
-      if (looksLikeHub(url, '')) flags |= HUB;
+      if (hubUrl(url)) flags |= HUB;
     }
     urls.flags[id] = flags;
     urls.priority[id] = this.#score(id);
@@ -265,7 +268,8 @@ class FocusedStrategy implements OrderingStrategy {
   #collectChildren(page: number, outlinks: readonly number[], grade: number, hot: boolean): number {
     if (outlinks.length > this.#children.length) this.#children = new Int32Array(capacityFor(this.#children.length, outlinks.length));
     const urls = this.#urls;
-    const seen = new Set<number>();
+    const seen = this.#seenChild;
+    seen.clear();
     let n = 0;
     for (const child of outlinks) {
       if (child === page || seen.has(child)) continue;

@@ -27,11 +27,20 @@ function fileWords(url: string): string[] {
   return file === '' ? ['index'] : identifierWords(file);
 }
 
+/** True when the URL's file name names a hub. */
+export function hubUrl(url: string): boolean {
+  const words = fileWords(url);
+  return words.length <= MAX_FILE_WORDS && words.some((w) => HUB_WORDS.has(w));
+}
+
+/** True when an anchor names a listing. */
+export function hubAnchor(anchor: string): boolean {
+  return anchor !== '' && anchor.length < 40 && HUB_ANCHOR.test(anchor.trim().toLowerCase().replace(/\s+/g, ' '));
+}
+
 /** True when the URL's file name or an anchor pointing at it names a hub. */
 export function looksLikeHub(url: string, anchor: string): boolean {
-  const words = fileWords(url);
-  if (words.length <= MAX_FILE_WORDS && words.some((w) => HUB_WORDS.has(w))) return true;
-  return anchor !== '' && HUB_ANCHOR.test(anchor.trim().toLowerCase().replace(/\s+/g, ' '));
+  return hubUrl(url) || hubAnchor(anchor);
 }
 
 const NOT_HTML = /\.(pdf|ps|gz|tgz|bz2|xz|zip|7z|tar|epub|mobi|txt|csv|json|xml|png|jpe?g|gif|svg|webp|ico|mp3|mp4|webm|ogg|wav|avi|mov|exe|dmg|deb|rpm|msi|iso|woff2?|ttf|css|js)$/i;

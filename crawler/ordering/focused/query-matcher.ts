@@ -37,14 +37,15 @@ export class QueryMatcher {
   readonly #cache = new Map<string, number>();
   /** Feedback terms (expansion.ts) and the share of them each text names. */
   #expansion: readonly string[] = [];
+  #expansionKeys: RegExp | null = null;
   readonly #expansionCache = new Map<string, number>();
-  /** Stems cut by two letters: a text without any of them cannot name a query term (Porter changes at most the last two letters). */
-  readonly #keys: readonly string[];
+  /** The query stems' keys (keysOf): a text without any of them cannot name a query term. */
+  readonly #keys: RegExp | null;
 
   constructor(query: string) {
     this.queryTerms = [...new Set(contentTerms(query))];
     this.#weights = new Float64Array(this.queryTerms.length);
-    this.#keys = [...new Set(this.queryTerms.map((t) => t.slice(0, Math.max(Math.min(t.length, 3), t.length - 2))))];
+    this.#keys = keysOf(this.queryTerms);
     this.#reweigh();
   }
 
@@ -53,9 +54,9 @@ export class QueryMatcher {
     return this.#weights;
   }
 
-  /** Counts a fetched page's terms towards idf; weights change only at refresh(). */
+  /** Counts a fetched page towards the query terms' idf (only they are asked about); weights change only at refresh(). */
   observe(pageTerms: readonly string[]): void {
-    this.#idf.observe(pageTerms);
+    this.#idf.observeDistinct(this.queryTerms.filter((q) => pageTerms.includes(q)));
   }
 
   /** Takes up the idf as it stands now; cached matches are dropped. */
@@ -66,7 +67,7 @@ export class QueryMatcher {
 
   /** match(text) for prose or an identifier. */
   match(text: string): number {
-    if (text === '' || !this.#mayMention(text)) return 0;
+    if (text === '' || !mayName(text, this.#keys)) return 0;
     let m = this.#cache.get(text);
     if (m === undefined) {
       m = this.matchWords(identifierWords(text));
@@ -91,12 +92,13 @@ export class QueryMatcher {
   /** Takes a new set of feedback terms (stems). */
   setExpansion(terms: readonly string[]): void {
     this.#expansion = terms;
+    this.#expansionKeys = keysOf(terms);
     this.#expansionCache.clear();
   }
 
   /** The share of the feedback terms a text (prose, or a URL) names, as whole words. */
   matchExpansion(text: string): number {
-    if (text === '' || this.#expansion.length === 0) return 0;
+    if (text === '' || this.#expansion.length === 0 || !mayName(text, this.#expansionKeys)) return 0;
     let m = this.#expansionCache.get(text);
     if (m === undefined) {
       const stems = new Set(termsOfWords(text.startsWith('http') ? urlTokens(text) : identifierWords(text)));
@@ -114,11 +116,6 @@ export class QueryMatcher {
     return sum;
   }
 
-  #mayMention(text: string): boolean {
-    const lower = text.toLowerCase();
-    for (const key of this.#keys) if (lower.includes(key)) return true;
-    return false;
-  }
 
   #reweigh(): void {
     let sum = 0;
@@ -129,6 +126,21 @@ export class QueryMatcher {
     }
     for (let i = 0; i < this.#weights.length; i++) this.#weights[i] = sum === 0 ? 0 : (this.#weights[i] as number) / sum;
   }
+}
+
+/**
+ * The stems cut by two letters (to at least three), as one case-blind pattern: Porter
+ * changes at most the last two letters of a word, so a text that contains none of these
+ * names none of the stems, and need not be split and stemmed. One regular-expression scan
+ * costs less than lower-casing the text.
+ */
+function keysOf(stems: readonly string[]): RegExp | null {
+  const keys = [...new Set(stems.map((t) => t.slice(0, Math.max(Math.min(t.length, 3), t.length - 2))))];
+  return keys.length === 0 ? null : new RegExp(keys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'iu');
+}
+
+function mayName(text: string, keys: RegExp | null): boolean {
+  return keys !== null && keys.test(text);
 }
 
 /** The query stem inside a longer word, when the stem is long enough to mean the same there. */
