@@ -5,7 +5,12 @@
  * grade of fetched pages minus the crawl's mean grade, in [-1, 1].
  *
  * The priors make the first page's order a best-first crawl on anchor text and URL words,
- * as a naive crawler would; the model then moves them (online-model.ts).
+ * as a naive crawler would, with hubs early; the model then moves them (online-model.ts).
+ * Among the graph features, the mean verdict of a URL's parents weighs more than having one
+ * hot parent (a hot index page links to everything), and a copy of a relevant page in
+ * another language weighs like a strong anchor: on the tuning half of bench/focus these
+ * priors (parent-mean 1.5, hot-parent 1, copies 4, against 0, 2 and 2) raised the mean
+ * PST at 10% from 0.55 to 0.60 in replays, and on the check half from 0.52 to 0.58.
  */
 
 export interface FeatureSpec {
@@ -23,13 +28,13 @@ export const FEATURES = [
   { name: 'index-body', prior: 1, note: 'the query\'s match to the words the site\'s search index lists for the page' },
   { name: 'index-title', prior: 4, note: 'the query\'s match to the page title in the site\'s search index' },
   { name: 'expansion', prior: 1, note: 'share of the feedback terms from hot pages that its anchors or URL name' },
-  { name: 'hot-parent', prior: 2, note: 'linked from a page judged hot' },
+  { name: 'hot-parent', prior: 1, note: 'linked from a page judged hot' },
   { name: 'near-hot', prior: 0.5, note: 'two links from a page judged hot' },
   { name: 'parent-max', prior: 1, note: 'the best graded verdict of its fetched parents' },
-  { name: 'parent-mean', prior: 0, note: 'the mean graded verdict of its fetched parents' },
+  { name: 'parent-mean', prior: 1.5, note: 'the mean graded verdict of its fetched parents' },
   { name: 'siblings', prior: 1, note: 'yield of its parents\' other fetched children' },
   { name: 'folder', prior: 1, note: 'yield of fetched pages in its folder' },
-  { name: 'copies', prior: 2, note: 'yield of fetched pages that share its path but for one part (language or version copies)' },
+  { name: 'copies', prior: 4, note: 'yield of fetched pages that share its path but for one part (language or version copies)' },
   { name: 'hub', prior: 3, note: 'its name or anchor says it lists pages (index, contents, site map): fetched early for the anchors it shows' },
   { name: 'in-links', prior: 0.25, note: 'ln(1 + fetched pages that link to it)' },
   { name: 'download', prior: -4, note: 'its extension says it is not a web page' },
