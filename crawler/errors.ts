@@ -1,12 +1,14 @@
+import type { ErrorCode } from './protocol/error-codes.ts';
+
 /**
  * Typed errors. Every error Forager raises on purpose is a ForagerError with a
  * stable `code` (for programs and tests) and a `context` object (for humans and logs).
  */
 export class ForagerError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly context: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(code: ErrorCode, message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;

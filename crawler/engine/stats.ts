@@ -1,5 +1,5 @@
 import type { Db } from '../store/database.ts';
-import type { CrawlStats, HarvestPoint } from './crawl-stats.ts';
+import type { CrawlStats, HarvestPoint } from '../protocol/crawl-stats.ts';
 import { runTotals } from '../store/run-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import { UrlStore } from '../store/url-store.ts';

@@ -1,13 +1,13 @@
-import type { ExportFormat } from '../service/api.ts';
+import type { ExportFormat } from '../protocol/api.ts';
 import { loadSettings } from '../store/settings-store.ts';
 import type { Db } from '../store/database.ts';
 import { AtomicFile } from './atomic-file.ts';
 import { CSV_HEADER, csvLine } from './csv-format.ts';
 import { ExportError } from './export-error.ts';
 import { jsonlLine } from './jsonl-format.ts';
-import { exportMirror } from './mirror-export.ts';
-import { exportWacz } from './wacz-export.ts';
-import { exportWarc } from './warc-export.ts';
+import { exportMirror } from './mirror/export.ts';
+import { exportWacz } from './wacz/export.ts';
+import { exportWarc } from './warc/export.ts';
 import { PageFacts } from './page-records.ts';
 import { countSelected, type ExportFilter, selectedPages } from './selection.ts';
 

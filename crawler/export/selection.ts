@@ -1,6 +1,6 @@
 import type { Db } from '../store/database.ts';
 import { toFtsQuery } from '../library/search.ts';
-import type { ExportFilter } from '../service/api.ts';
+import type { ExportFilter } from '../protocol/api.ts';
 
 export type { ExportFilter };
 

@@ -1,7 +1,7 @@
 import type { Judgement, PageJudge } from '../relevance/judge.ts';
 import { PageRecorder } from '../engine/page-recorder.ts';
 import { UrlAdmission } from '../engine/url-admission.ts';
-import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc-http.ts';
+import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc/http.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
 import { ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';

@@ -3,8 +3,8 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { WARCParser } from 'warcio';
 import yauzl from 'yauzl';
-import { WARC_PATH } from '../export/wacz-package.ts';
-import { verifyWacz } from '../export/wacz-verify.ts';
+import { WARC_PATH } from '../export/wacz/package.ts';
+import { verifyWacz } from '../export/wacz/verify.ts';
 import { ImportError } from './import-error.ts';
 
 /** One record is held in memory at a time; a page's payload is bounded by the crawl's body limit (10 MiB by default). */

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.ts';
 import type { LabGraph } from './graph.ts';
-import type { BudgetResult, PstCurve } from './lab-report.ts';
+import type { BudgetResult, PstCurve } from '../protocol/lab-report.ts';
 import type { VirtualCrawlResult } from './virtual-crawl.ts';
 
 export function checkBudgets(budgets: readonly number[]): void {

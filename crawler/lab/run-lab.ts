@@ -6,7 +6,7 @@ import type { Db } from '../store/database.ts';
 import { loadSettings } from '../store/settings-store.ts';
 import { checkBudgets, evaluateBudgets, pstCurve } from './evaluate.ts';
 import type { LabGraph } from './graph.ts';
-import type { LabReport, LabStrategyReport } from './lab-report.ts';
+import type { LabReport, LabStrategyReport } from '../protocol/lab-report.ts';
 import { loadLabGraph } from './load.ts';
 import { LabPageTexts } from './page-texts.ts';
 import { virtualCrawl, type VirtualCrawlOptions } from './virtual-crawl.ts';

@@ -1,6 +1,6 @@
 import { replayHistory } from '../engine/history-replay.ts';
 import { createStrategy } from '../ordering/registry.ts';
-import type { SignalExplanation } from '../ordering/strategy.ts';
+import type { SignalExplanation } from '../protocol/explanation.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { Db } from '../store/database.ts';
 import { URL_STATE_NAMES, type UrlStateValue } from '../store/url-state.ts';

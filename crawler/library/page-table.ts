@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.ts';
-import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../service/api.ts';
+import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
 import type { Db } from '../store/database.ts';
 import { searchPages } from './search.ts';
 

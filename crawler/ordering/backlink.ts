@@ -1,5 +1,6 @@
 import { ChangeSet, capacityFor, grownInt32 } from './crawl-graph.ts';
-import type { LinkEvent, OrderingStrategy, PriorityExplanation } from './strategy.ts';
+import type { LinkEvent, OrderingStrategy } from './strategy.ts';
+import type { PriorityExplanation } from '../protocol/explanation.ts';
 
 /**
  * Cho et al.'s IB'(P): the number of distinct fetched pages seen linking to P so far.

@@ -2,7 +2,8 @@ import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
 import { ChangeSet, grownUint8 } from './crawl-graph.ts';
 import { CrawlPageRank, type PageRankOptions } from './pagerank.ts';
-import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict, PriorityExplanation, SignalExplanation } from './strategy.ts';
+import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
+import type { PriorityExplanation, SignalExplanation } from '../protocol/explanation.ts';
 
 /** Added to hot-queue URLs: more than any published PageRank (rank × known URLs ≤ known URLs < 2^31). */
 export const HOT_QUEUE_BONUS = 2 ** 31;

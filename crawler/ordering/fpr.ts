@@ -1,5 +1,6 @@
 import { ChangeSet, capacityFor, grownFloat64, grownUint8 } from './crawl-graph.ts';
-import type { LinkEvent, OrderingStrategy, PageVerdict, PriorityExplanation } from './strategy.ts';
+import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
+import type { PriorityExplanation } from '../protocol/explanation.ts';
 
 /** The same damping as the pagerank strategy, so the two approximate the same PageRank. */
 export const FPR_DAMPING = 0.9;

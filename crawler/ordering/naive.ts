@@ -1,7 +1,8 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
 import { capacityFor, ChangeSet, grownFloat64, grownInt32 } from './crawl-graph.ts';
-import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict, PriorityExplanation } from './strategy.ts';
+import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
+import type { PriorityExplanation } from '../protocol/explanation.ts';
 
 export const ANCHOR_WEIGHT = 2;
 export const URL_WEIGHT = 1;

@@ -1,5 +1,6 @@
 import { ChangeSet, CrawlGraph, grownFloat64 } from './crawl-graph.ts';
-import type { LinkEvent, OrderingStrategy, PageVerdict, PriorityExplanation, SignalExplanation } from './strategy.ts';
+import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
+import type { PriorityExplanation, SignalExplanation } from '../protocol/explanation.ts';
 
 export interface PageRankOptions {
   /** Cho et al. use d = 0.9. */

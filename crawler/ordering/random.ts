@@ -1,4 +1,5 @@
-import type { OrderingContext, OrderingStrategy, PriorityExplanation } from './strategy.ts';
+import type { OrderingContext, OrderingStrategy } from './strategy.ts';
+import type { PriorityExplanation } from '../protocol/explanation.ts';
 
 /** Murmur3's finaliser: every input bit flips each output bit with probability ~1/2. */
 function mix32(h: number): number {

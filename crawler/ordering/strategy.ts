@@ -1,3 +1,5 @@
+import type { PriorityExplanation } from '../protocol/explanation.ts';
+
 /**
  * The ordering core. A strategy sees a crawl as a stream of events, the same whether the
  * engine is crawling the web or the lab is replaying a stored crawl, and keeps one
@@ -70,22 +72,6 @@ export interface PageVerdict {
   terms: readonly string[];
   /** Ids of the URLs the page links to (as given in linked()). */
   outlinks: readonly number[];
-}
-
-/** One signal behind a priority, for `forager explain`. */
-export interface SignalExplanation {
-  name: string;
-  /** The signal's raw value (a similarity, a distance, a ratio…). */
-  value: number;
-  /** What it added to the priority (in the strategy's own units, e.g. log space). */
-  contribution: number;
-  /** Short words on what the value means. */
-  note?: string;
-}
-
-export interface PriorityExplanation {
-  priority: number;
-  signals: SignalExplanation[];
 }
 
 export interface OrderingStrategy {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { sessionCookieName } from '../service/wire.ts';
+import { sessionCookieName } from '../protocol/wire.ts';
 
 /*
  * Who may talk to `forager serve`. The server listens on 127.0.0.1 only, but any web page

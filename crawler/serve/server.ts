@@ -2,10 +2,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServiceEvent } from '../service/api.ts';
+import type { ServiceEvent } from '../protocol/api.ts';
+import type { ErrorCode } from '../protocol/error-codes.ts';
 import { dispatchCall } from '../service/dispatch.ts';
 import { errorBody, type ForagerService } from '../service/service.ts';
-import { API_PREFIX, type ApiReply, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../service/wire.ts';
+import { API_PREFIX, type ApiReply, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../protocol/wire.ts';
 import { checkRequestSource, type GuardConfig, hostIsOurs, isAuthenticated, sessionCookie, tokenMatches } from './request-guard.ts';
 import { readStaticFile, rendererDir } from './static-files.ts';
 
@@ -186,7 +187,7 @@ function downloadType(fileName: string): string {
   return DOWNLOAD_TYPES.find(([ext]) => fileName.endsWith(ext))?.[1] ?? 'application/octet-stream';
 }
 
-function failure(code: string, message: string): ApiReply {
+function failure(code: ErrorCode, message: string): ApiReply {
   return { ok: false, error: { code, message } };
 }
 

@@ -2,7 +2,7 @@ import { CrawlEngine, type FailureEvent, type PageEvent, type RunOutcome } from 
 import { collectionStats, harvestSeries } from '../engine/stats.ts';
 import type { CrawlSettings } from '../settings.ts';
 import type { Db } from '../store/database.ts';
-import type { CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from './api.ts';
+import type { CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from '../protocol/api.ts';
 
 const MAX_PROBLEMS = 50;
 const MAX_SERIES_POINTS = 200;

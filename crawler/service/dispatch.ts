@@ -1,7 +1,7 @@
-import type { ApiMethod } from './api.ts';
+import type { ApiMethod } from '../protocol/api.ts';
 import { checkInput, isApiMethod } from './schema.ts';
 import { errorBody, type ForagerService } from './service.ts';
-import type { ApiReply } from './wire.ts';
+import type { ApiReply } from '../protocol/wire.ts';
 
 /**
  * One API call from any transport: the method name and input are checked against the

@@ -6,7 +6,7 @@
  * the service allocate without limit.
  */
 import { z } from 'zod';
-import type { ApiMethod } from './api.ts';
+import type { ApiMethod } from '../protocol/api.ts';
 
 const MAX_TEXT = 2_000;
 const collection = z.string().min(1).max(200);

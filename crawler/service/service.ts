@@ -14,13 +14,13 @@ import { canonicalSeeds, DEFAULT_SETTINGS, FORAGER_VERSION, validateSettings, ty
 import { openCollection, type Db } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import type {
-  CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
+  ApiErrorBody, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
   LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, SearchInput, SearchResult, ServiceEvent, ServiceInfo,
-} from './api.ts';
-import { MARK_END, MARK_START } from './api.ts';
+} from '../protocol/api.ts';
+import { MARK_END, MARK_START } from '../protocol/api.ts';
 import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
-import { viewPath } from './wire.ts';
+import { viewPath } from '../protocol/wire.ts';
 
 /** File extensions of the exports; a mirror travels as a zip. */
 const EXTENSIONS: Record<ExportInput['format'], string> = { warc: 'warc.gz', wacz: 'wacz', jsonl: 'jsonl', csv: 'csv', mirror: 'zip' };
@@ -329,7 +329,7 @@ export function createForagerService(options: ServiceOptions): ForagerService {
 }
 
 /** An error as a transport sends it: ForagerErrors keep their code and words; anything else is an internal error. */
-export function errorBody(err: unknown): { code: string; message: string } {
+export function errorBody(err: unknown): ApiErrorBody {
   if (err instanceof ForagerError) return { code: err.code, message: err.message };
   return { code: 'INTERNAL', message: `Something went wrong inside Forager: ${err instanceof Error ? err.message : String(err)}` };
 }

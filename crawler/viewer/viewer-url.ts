@@ -6,7 +6,7 @@
  * collection) opaque and as written; a page's path is always /<seq>, so a collection
  * named "external" does not collide with the external-link page.
  */
-import { STORED_PAGE_SCHEME, STORED_PREFIX, parseViewPath, viewPath } from '../service/wire.ts';
+import { STORED_PAGE_SCHEME, STORED_PREFIX, parseViewPath, viewPath } from '../protocol/wire.ts';
 
 export type ViewerTarget = { kind: 'page'; collection: string; seq: number } | { kind: 'external'; url: string };
 

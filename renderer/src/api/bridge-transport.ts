@@ -1,4 +1,4 @@
-import { STORED_PAGE_SCHEME, type ForagerBridge } from '../../../crawler/service/wire.ts';
+import { STORED_PAGE_SCHEME, type ForagerBridge } from '../../../crawler/protocol/wire.ts';
 import { ApiError, CLIENT_ERROR_CODES } from './errors.ts';
 import type { Transport } from './transport.ts';
 

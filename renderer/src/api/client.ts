@@ -2,8 +2,8 @@
  * The renderer's only way to the service. The transport is chosen once at start: the
  * Electron preload's window.forager when present, else `forager serve` over HTTP.
  */
-import type { ExportResult, ForagerApi, ServiceEvent } from '../../../crawler/service/api.ts';
-import type { ForagerBridge } from '../../../crawler/service/wire.ts';
+import type { ExportResult, ForagerApi, ServiceEvent } from '../../../crawler/protocol/api.ts';
+import type { ForagerBridge } from '../../../crawler/protocol/wire.ts';
 import { bridgeTransport } from './bridge-transport.ts';
 import { httpTransport } from './http-transport.ts';
 import { unwrapReply } from './reply.ts';

@@ -1,5 +1,5 @@
-import type { ServiceEvent } from '../../../crawler/service/api.ts';
-import { API_PREFIX, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../../../crawler/service/wire.ts';
+import type { ServiceEvent } from '../../../crawler/protocol/api.ts';
+import { API_PREFIX, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../../../crawler/protocol/wire.ts';
 import { ApiError, CLIENT_ERROR_CODES } from './errors.ts';
 import { isApiReply } from './reply.ts';
 import type { Transport } from './transport.ts';

@@ -1,4 +1,4 @@
-import type { ApiReply } from '../../../crawler/service/wire.ts';
+import type { ApiReply } from '../../../crawler/protocol/wire.ts';
 import { ApiError, CLIENT_ERROR_CODES } from './errors.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {

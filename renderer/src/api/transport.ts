@@ -1,4 +1,4 @@
-import type { ExportResult, ServiceEvent } from '../../../crawler/service/api.ts';
+import type { ExportResult, ServiceEvent } from '../../../crawler/protocol/api.ts';
 
 /** One way of reaching the service: Electron's bridge or `forager serve` over HTTP. */
 export interface Transport {

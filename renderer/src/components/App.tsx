@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type MouseEvent } from 'react';
-import type { ServiceInfo } from '../../../crawler/service/api.ts';
+import type { ServiceInfo } from '../../../crawler/protocol/api.ts';
 import type { ForagerClient } from '../api/client.ts';
 import { useHashRoute } from '../hooks/use-hash-route.ts';
 import { useLoad } from '../hooks/use-load.ts';

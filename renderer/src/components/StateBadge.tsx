@@ -1,4 +1,4 @@
-import type { CrawlState } from '../../../crawler/service/api.ts';
+import type { CrawlState } from '../../../crawler/protocol/api.ts';
 import { describeState } from '../lib/words.ts';
 
 export function StateBadge({ state }: { state: CrawlState }) {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import type { CollectionInfo, CrawlStatus } from '../../../crawler/service/api.ts';
+import type { CollectionInfo, CrawlStatus } from '../../../crawler/protocol/api.ts';
 import { useClient, useStore } from '../state/contexts.ts';
 
 /** The latest pushed status of one crawl, or undefined until the first one arrives. */

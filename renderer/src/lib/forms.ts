@@ -3,7 +3,7 @@
  * are those of crawler/service/schema.ts, checked here first so the user hears about a
  * typo before the service does.
  */
-import type { ExportFilter, NewCollectionInput, ScopeMode } from '../../../crawler/service/api.ts';
+import type { ExportFilter, NewCollectionInput, ScopeMode } from '../../../crawler/protocol/api.ts';
 import { parseSeedLines } from './seeds.ts';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;

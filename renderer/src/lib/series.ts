@@ -1,4 +1,4 @@
-import type { HarvestPoint } from '../../../crawler/service/api.ts';
+import type { HarvestPoint } from '../../../crawler/protocol/api.ts';
 
 /**
  * At most `max` items, evenly spaced by index, always keeping the first and the last, so

@@ -1,4 +1,4 @@
-import type { FrontierItem } from '../../../crawler/service/api.ts';
+import type { FrontierItem } from '../../../crawler/protocol/api.ts';
 import { formatScore } from './format.ts';
 
 /** The signals that moved a priority most, as "name +1.200 · name −0.400". */

@@ -1,4 +1,4 @@
-import { MARK_END, MARK_START } from '../../../crawler/service/api.ts';
+import { MARK_END, MARK_START } from '../../../crawler/protocol/api.ts';
 
 export interface SnippetPart {
   text: string;

@@ -1,5 +1,5 @@
 /* What the service's short codes mean, in words. */
-import type { CrawlProblem, CrawlState } from '../../../crawler/service/api.ts';
+import type { CrawlProblem, CrawlState } from '../../../crawler/protocol/api.ts';
 import { formatCount } from './format.ts';
 
 export function describeState(state: CrawlState): string {

@@ -1,5 +1,5 @@
 import { memo, useEffect, useState } from 'react';
-import type { CollectionInfo } from '../../../crawler/service/api.ts';
+import type { CollectionInfo } from '../../../crawler/protocol/api.ts';
 import { ConfirmDialog } from '../components/ConfirmDialog.tsx';
 import { EmptyState, ErrorNote, LoadingNote } from '../components/Notes.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';

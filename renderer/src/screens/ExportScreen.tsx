@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { ExportFormat, ExportResult } from '../../../crawler/service/api.ts';
+import type { ExportFormat, ExportResult } from '../../../crawler/protocol/api.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { ErrorNote } from '../components/Notes.tsx';
 import { formatBytes, formatCount } from '../lib/format.ts';

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type uPlot from 'uplot';
-import type { LabReport } from '../../../crawler/service/api.ts';
+import type { LabReport } from '../../../crawler/protocol/api.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { ErrorNote, LoadingNote } from '../components/Notes.tsx';
 import { UPlotChart } from '../components/UPlotChart.tsx';

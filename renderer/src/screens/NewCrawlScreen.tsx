@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import type { ScopeMode } from '../../../crawler/service/api.ts';
+import type { ScopeMode } from '../../../crawler/protocol/api.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { ServiceInfo } from '../../../crawler/service/api.ts';
+import type { ServiceInfo } from '../../../crawler/protocol/api.ts';
 import type { ForagerClient } from '../api/client.ts';
 import type { ServiceStore } from './service-store.ts';
 

@@ -1,4 +1,4 @@
-import type { CollectionInfo, CrawlStatus } from '../../../crawler/service/api.ts';
+import type { CollectionInfo, CrawlStatus } from '../../../crawler/protocol/api.ts';
 
 type Listener = () => void;
 

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import type { CrawlState, CrawlStatus } from '../../../../crawler/service/api.ts';
+import type { CrawlState, CrawlStatus } from '../../../../crawler/protocol/api.ts';
 import { ErrorNote } from '../../components/Notes.tsx';
 import { formatCount } from '../../lib/format.ts';
 import { parseNumberField } from '../../lib/forms.ts';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { CrawlFigures } from '../../../../crawler/service/api.ts';
+import type { CrawlFigures } from '../../../../crawler/protocol/api.ts';
 import { formatBytes, formatCount, formatDuration, formatPercent, formatPlain } from '../../lib/format.ts';
 
 function Figure({ testId, label, value, detail }: { testId: string; label: string; value: string; detail: string }) {

@@ -1,5 +1,5 @@
 import { memo, useEffect, useState } from 'react';
-import type { FrontierItem } from '../../../../crawler/service/api.ts';
+import type { FrontierItem } from '../../../../crawler/protocol/api.ts';
 import { ErrorNote } from '../../components/Notes.tsx';
 import { formatScore } from '../../lib/format.ts';
 import { topContributions } from '../../lib/signals.ts';

@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import type uPlot from 'uplot';
-import type { HarvestPoint } from '../../../../crawler/service/api.ts';
+import type { HarvestPoint } from '../../../../crawler/protocol/api.ts';
 import { UPlotChart } from '../../components/UPlotChart.tsx';
 import { harvestColumns, seriesKey } from '../../lib/series.ts';
 

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { HostActivity } from '../../../../crawler/service/api.ts';
+import type { HostActivity } from '../../../../crawler/protocol/api.ts';
 import { formatCount, formatWait } from '../../lib/format.ts';
 
 const SHOWN = 25;

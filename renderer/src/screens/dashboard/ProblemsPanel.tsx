@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { CrawlProblem } from '../../../../crawler/service/api.ts';
+import type { CrawlProblem } from '../../../../crawler/protocol/api.ts';
 import { formatCount } from '../../lib/format.ts';
 import { describeProblemKind, describeReason } from '../../lib/words.ts';
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type { PageList, PageRow, PageSort, SearchResult } from '../../../../crawler/service/api.ts';
+import type { PageList, PageRow, PageSort, SearchResult } from '../../../../crawler/protocol/api.ts';
 import { CheckField } from '../../components/Field.tsx';
 import { EmptyState, ErrorNote, LoadingNote } from '../../components/Notes.tsx';
 import { useLoad } from '../../hooks/use-load.ts';

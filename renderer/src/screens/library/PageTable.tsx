@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { PageRow } from '../../../../crawler/service/api.ts';
+import type { PageRow } from '../../../../crawler/protocol/api.ts';
 import { formatScore } from '../../lib/format.ts';
 import { routeHash } from '../../lib/route.ts';
 import { HotBadge, LabelBadge } from './badges.tsx';

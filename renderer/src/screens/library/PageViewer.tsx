@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LabelInput, PageDetail, PageRow } from '../../../../crawler/service/api.ts';
+import type { LabelInput, PageDetail, PageRow } from '../../../../crawler/protocol/api.ts';
 import { ErrorNote, LoadingNote } from '../../components/Notes.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { formatScore } from '../../lib/format.ts';

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { SearchResult } from '../../../../crawler/service/api.ts';
+import type { SearchResult } from '../../../../crawler/protocol/api.ts';
 import { Snippet } from '../../components/Snippet.tsx';
 import { formatScore } from '../../lib/format.ts';
 import { routeHash } from '../../lib/route.ts';

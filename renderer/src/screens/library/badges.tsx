@@ -1,4 +1,4 @@
-import type { LabelValue } from '../../../../crawler/service/api.ts';
+import type { LabelValue } from '../../../../crawler/protocol/api.ts';
 
 export function HotBadge({ hot }: { hot: boolean }) {
   return hot ? <span className="badge hot">hot</span> : null;

@@ -1,0 +1,106 @@
+/**
+ * The offline mirror of a collection: the selected pages' HTML as files that open in any
+ * browser with no network, plus an index.html listing them by relevance. A folder, or a zip
+ * when `outPath` ends in .zip; either appears under its name only once complete.
+ *
+ * Two passes over one read snapshot: the first names every page's file (mirror-plan.ts),
+ * so that the second can rewrite links between pages as relative paths while it writes
+ * each page, read and sanitised one at a time when the sink asks for it. The index is
+ * written first, in relevance order, from the plan's (seq, relevance) pairs, each row's
+ * title, URL and snippet read by seq as it is written: nothing but the plan grows with the
+ * collection.
+ */
+import { loadSettings } from '../../store/settings-store.ts';
+import type { Db } from '../../store/database.ts';
+import { ExportError } from '../export-error.ts';
+import { FolderSink } from './folder.ts';
+import { mirrorIndexHtml, type MirrorIndexRow } from './index-page.ts';
+import { MirrorLinks } from './links.ts';
+import { mirrorPageHtml } from './page.ts';
+import { byRelevance, planMirror, type MirrorPlan } from './plan.ts';
+import type { MirrorFile, MirrorSink } from './sink.ts';
+import { MirrorSource } from './source.ts';
+import { ZipSink } from './zip.ts';
+import { countSelected, type ExportFilter } from '../selection.ts';
+
+export interface MirrorSummary {
+  path: string;
+  /** Page files written (the index not counted). */
+  pages: number;
+  /** Bytes written: the files' total for a folder, the zip's size for a zip. */
+  bytes: number;
+}
+
+export interface MirrorOptions {
+  /** Cancels the export; the promise then rejects with an ExportError and nothing is left. */
+  signal?: AbortSignal;
+  /** Called as each page is rendered for writing, with how many are and how many there are. */
+  onProgress?(done: number, total: number): void;
+}
+
+export function isZipPath(outPath: string): boolean {
+  return outPath.toLowerCase().endsWith('.zip');
+}
+
+function* indexRows(plan: MirrorPlan, source: MirrorSource): Generator<MirrorIndexRow> {
+  for (const i of byRelevance(plan)) {
+    const facts = source.indexFacts(plan.seqs[i] as number);
+    if (facts !== undefined) yield { ...facts, path: plan.paths[i] as string };
+  }
+}
+
+/** The mirror's files, each rendered only when the sink asks for its content. */
+function* mirrorFiles(db: Db, filter: ExportFilter, plan: MirrorPlan, source: MirrorSource, options: MirrorOptions): Generator<MirrorFile> {
+  const exportedAt = Date.now();
+  const query = loadSettings(db)?.query ?? '';
+  const total = plan.seqs.length;
+  yield {
+    path: 'index.html',
+    modified: new Date(exportedAt),
+    content: () => mirrorIndexHtml({ query, pages: total, exportedAt, filter }, indexRows(plan, source)),
+  };
+  const links = new MirrorLinks(db, plan.pathOf);
+  const pathFor = (absoluteUrl: string): string | undefined => links.pathFor(absoluteUrl);
+  let done = 0;
+  for (let i = 0; i < total; i++) {
+    const seq = plan.seqs[i] as number;
+    const path = plan.paths[i] as string;
+    yield {
+      path,
+      modified: new Date(plan.fetchedAt[i] as number),
+      content: () => {
+        if (options.signal?.aborted === true) throw new ExportError('the export was cancelled', { filter });
+        const page = source.page(seq);
+        if (page === undefined) throw new ExportError(`page ${seq} left the collection during the export`, { seq });
+        const html = Buffer.from(mirrorPageHtml(page, path, pathFor));
+        options.onProgress?.(++done, total);
+        return html;
+      },
+    };
+  }
+}
+
+/**
+ * Writes the offline mirror of the pages `filter` selects to `outPath` (a new or empty
+ * folder, or a .zip file). `db` should be a connection of its own (read-only is enough):
+ * the export reads one snapshot in a read transaction, as exportCollection does.
+ */
+export async function exportMirror(db: Db, filter: ExportFilter, outPath: string, options: MirrorOptions = {}): Promise<MirrorSummary> {
+  db.exec('BEGIN');
+  try {
+    if (countSelected(db, filter) === 0) throw new ExportError('no page matches this selection, so there is nothing to export', { filter });
+    const sink: MirrorSink = isZipPath(outPath) ? new ZipSink(outPath) : new FolderSink(outPath);
+    try {
+      const source = new MirrorSource(db);
+      const plan = planMirror(db, filter, source);
+      if (plan.seqs.length === 0) throw new ExportError('none of the selected pages has an HTML body, so there is nothing to mirror', { filter });
+      await sink.write(mirrorFiles(db, filter, plan, source, options));
+      return { path: outPath, pages: plan.seqs.length, bytes: await sink.commit() };
+    } catch (err) {
+      await sink.discard();
+      throw err;
+    }
+  } finally {
+    db.exec('COMMIT');
+  }
+}

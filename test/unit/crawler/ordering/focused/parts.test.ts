@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { capacityFor, KeyIndex } from '../../../../../crawler/ordering/focused/columns.ts';
+import { ExpansionTerms, MAX_TERMS } from '../../../../../crawler/ordering/focused/expansion.ts';
+import { looksLikeDownload, looksLikeHub } from '../../../../../crawler/ordering/focused/hubs.ts';
+import { OnlineLogistic, sigmoid } from '../../../../../crawler/ordering/focused/online-model.ts';
+import { identifierWords, QueryMatcher } from '../../../../../crawler/ordering/focused/query-matcher.ts';
+import { TemplateStats, YIELD_STEP } from '../../../../../crawler/ordering/focused/template-stats.ts';
+import { COPY, FOLDER, urlTemplates } from '../../../../../crawler/ordering/focused/url-templates.ts';
+
+describe('query matcher', () => {
+  it('splits identifiers as code is written', () => {
+    assert.deepEqual(identifierWords('getSocketTimeout() create_server_socket xml.etree HTTPServer'), ['get', 'socket', 'timeout', 'create', 'server', 'socket', 'xml', 'etree', 'http', 'server']);
+  });
+
+  it('weighs query terms by idf², and credits a long stem inside a word by half', () => {
+    const m = new QueryMatcher('sockets');
+    assert.equal(m.match('Socket programming'), 1);
+    assert.equal(m.match('websockets'), 0.5);
+    assert.equal(m.match('Weather'), 0);
+    const log = new QueryMatcher('logging');
+    assert.equal(log.match('logical decoding'), 0, 'a three-letter stem counts only as a whole word');
+    const two = new QueryMatcher('working with submodules');
+    assert.ok(two.match('submodules') > 0.5, 'the rare term carries the query');
+    assert.ok(two.match('working') < 0.5);
+    assert.ok(Math.abs(two.weights().reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  });
+
+  it('matches a search index\'s stems and the feedback terms', () => {
+    const m = new QueryMatcher('socket servers');
+    assert.ok(Math.abs(m.matchTerms(new Set(['socket', 'server', 'bind'])) - 1) < 1e-12);
+    assert.equal(m.matchExpansion('WAL files'), 0, 'no feedback terms yet');
+    m.setExpansion(['wal', 'checkpoint']);
+    assert.equal(m.matchExpansion('WAL files'), 0.5);
+    assert.equal(m.matchExpansion('http://d.test/wal-intro.html'), 0.5, 'a URL is split into its words');
+  });
+});
+
+describe('URL templates', () => {
+  it('wildcard the file name (folder) and each other part (copies), dot-parts included', () => {
+    const [folder, ...copies] = urlTemplates('http://d.test/en/howto/sockets.html');
+    assert.equal(folder?.kind, FOLDER);
+    assert.ok(copies.every((t) => t.kind === COPY) && copies.length >= 2);
+    const key = (url: string, i: number): number | undefined => urlTemplates(url)[i]?.key;
+    assert.equal(key('http://d.test/en/howto/sockets.html', 1), key('http://d.test/fr/howto/sockets.html', 1), 'language copies share a copy template');
+    assert.equal(key('http://d.test/en/howto/a.html', 0), key('http://d.test/en/howto/b.html', 0), 'one folder');
+    assert.equal(urlTemplates('http://d.test/ch06.de.html')[1]?.key, urlTemplates('http://d.test/ch06.fr.html')[1]?.key, 'a language in the file name');
+    assert.notEqual(key('http://d.test/en/howto/a.html', 0), key('http://e.test/en/howto/a.html', 0), 'hosts differ');
+    assert.deepEqual(urlTemplates('not a url'), []);
+  });
+
+  it('keep a rounded yield per template and say when it moved', () => {
+    const t = new TemplateStats();
+    t.ensure(10);
+    t.add(1, 'http://d.test/en/a.html');
+    t.add(2, 'http://d.test/fr/a.html');
+    t.add(3, 'http://d.test/fr/b.html');
+    assert.equal(t.copyYield(2, 0.3), 0, 'nothing fetched yet');
+    t.record(1, 1);
+    const visited: number[] = [];
+    t.forEachMoved(1, 0.3, (url) => visited.push(url));
+    assert.ok(visited.includes(2), 'the French copy is re-scored');
+    const y = t.copyYield(2, 0.3);
+    assert.ok(y > 0 && Math.abs(y / YIELD_STEP - Math.round(y / YIELD_STEP)) < 1e-6, `${y} is a multiple of the step`);
+    assert.equal(t.copyYield(3, 0.3), 0);
+    t.regrade(1, -1);
+    assert.ok(t.copyYield(2, 0.3) < 0, 'a label taking the grade back lowers the yield');
+  });
+});
+
+describe('hubs and downloads', () => {
+  it('tell listings by short names and listing anchors, not by any "index"', () => {
+    for (const url of ['http://d.test/genindex-A.html', 'http://d.test/py-modindex.html', 'http://d.test/contents.html', 'http://d.test/de/index.html', 'http://d.test/index.de.html', 'http://d.test/docs/']) {
+      assert.ok(looksLikeHub(url, ''), url);
+    }
+    assert.equal(looksLikeHub('http://d.test/git-update-index.html', 'git-update-index(1)'), false);
+    assert.equal(looksLikeHub('http://d.test/lang_createindex.html', 'CREATE INDEX'), false);
+    assert.ok(looksLikeHub('http://d.test/x.html', 'General Index'));
+    assert.ok(looksLikeHub('http://d.test/docs.html', 'Documentation'));
+    assert.ok(looksLikeHub('http://d.test/funclist.html', 'List of C-language APIs'));
+  });
+
+  it('tell downloads by extension', () => {
+    assert.ok(looksLikeDownload('http://d.test/manual.pdf'));
+    assert.ok(looksLikeDownload('http://d.test/a/b.tar.gz'));
+    assert.equal(looksLikeDownload('http://d.test/manual.html'), false);
+    assert.equal(looksLikeDownload('http://d.test/dir/'), false);
+  });
+});
+
+describe('online logistic model', () => {
+  it('starts at its priors and learns soft targets, sparse features too', () => {
+    const model = new OnlineLogistic([0, 1]);
+    assert.equal(model.score([1, 0.5], []), 0.5);
+    for (let i = 0; i < 300; i++) {
+      model.learn([1, 1], [7], 0.9);
+      model.learn([1, 0], [8], 0.1);
+    }
+    assert.ok(Math.abs(sigmoid(model.score([1, 1], [7])) - 0.9) < 0.05, `${sigmoid(model.score([1, 1], [7]))}`);
+    assert.ok(Math.abs(sigmoid(model.score([1, 0], [8])) - 0.1) < 0.05);
+    assert.ok((model.sparseWeights[7] as number) > (model.sparseWeights[8] as number));
+    assert.equal(model.examples, 600);
+  });
+
+  it('a feature never seen keeps its prior weight', () => {
+    const model = new OnlineLogistic([0, 3, -2]);
+    for (let i = 0; i < 100; i++) model.learn([1, 0, 0], [], 0.2);
+    assert.equal(model.weights[1], 3);
+    assert.equal(model.weights[2], -2);
+  });
+});
+
+describe('feedback terms', () => {
+  it('keep at most a few terms, each in two hot pages and rare on the site', () => {
+    const e = new ExpansionTerms(['checkpoint']);
+    for (let i = 0; i < 50; i++) e.observe(['page', `filler${i}`], false);
+    const extra = ['fsync', 'flush', 'log', 'segment', 'redo', 'archive'];
+    // wal in every hot page; each other term in two of them.
+    for (let i = 0; i < 6; i++) e.observe(['checkpoint', 'wal', 'page', `t${i}`, extra[i] as string, extra[(i + 1) % 6] as string], true);
+    e.observe(['once'], true);
+    e.refresh();
+    assert.ok(e.terms.length <= MAX_TERMS);
+    assert.equal(e.terms[0], 'wal', 'the term of every hot page ranks first');
+    assert.equal(e.terms.length, MAX_TERMS);
+    assert.ok(!e.terms.includes('checkpoint'), 'query terms are not feedback');
+    assert.ok(!e.terms.includes('page'), 'a term on most pages is not feedback');
+    assert.ok(!e.terms.includes('once'), 'a term in one hot page is not feedback');
+  });
+});
+
+describe('columns', () => {
+  it('grow by half and map keys to dense indexes', () => {
+    assert.equal(capacityFor(16, 17), 24);
+    assert.ok(capacityFor(1000, 5000) >= 5000);
+    const index = new KeyIndex();
+    const keys = Array.from({ length: 5000 }, (_, i) => (i * 2654435761) & 0x3fffffff);
+    const first = keys.map((k) => index.intern(k));
+    assert.deepEqual(first, keys.map((_, i) => i));
+    assert.deepEqual(keys.map((k) => index.intern(k)), first, 'a known key keeps its index across growth');
+    assert.equal(index.size, 5000);
+  });
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CrawlJudge, type JudgedPage } from '../../../../crawler/relevance/judge.ts';
+import { evidenceOfRelevance } from '../../../../crawler/relevance/relevance.ts';
+import { termCounts } from '../../../../crawler/relevance/text.ts';
+
+let nextId = 1;
+function page(title: string, text: string, site = 'http://docs.test'): JudgedPage {
+  return { urlId: nextId++, site, title, text, titleTerms: termCounts(title), bodyTerms: termCounts(text) };
+}
+
+const DEFAULTS = { hotPredicate: null, hotThreshold: null };
+
+test('the default judge grades against its moving bar: 0.5 at the bar, towards 1 above', () => {
+  const judge = new CrawlJudge({ query: 'socket servers', ...DEFAULTS });
+  const strong = judge.judge(page('Socket servers', 'socket server '.repeat(30)));
+  assert.equal(strong.hot, true);
+  assert.ok(strong.grade > 0.5 && strong.grade < 1);
+  const bar = judge.movingBar();
+  assert.ok(bar !== null && bar > 0);
+  const weak = judge.judge(page('Cooking', 'a recipe that names a server once'));
+  assert.equal(weak.hot, (weak.relevance ?? 0) >= (judge.movingBar() ?? 1));
+  const s = evidenceOfRelevance(weak.relevance ?? 0);
+  const sBar = evidenceOfRelevance(judge.movingBar() ?? 1);
+  assert.ok(Math.abs(weak.grade - s / (s + sBar)) < 1e-12, 'grade = S / (S + S_bar)');
+  assert.equal(judge.judge(page('Nothing', 'kitchen garden')).grade, 0);
+});
+
+test('navigation repeated across a site is not the page\'s own mention', () => {
+  const judge = new CrawlJudge({ query: 'interpolation', ...DEFAULTS });
+  const nav = 'Interpolation ( scipy.interpolate )\nSignal processing';
+  for (let n = 0; n < 6; n++) judge.judge(page(`Page ${n}`, `${nav}\nsomething else ${n}`));
+  const onlyNavigation = judge.judge(page('Erf', `${nav}\nThe error function`));
+  assert.equal(onlyNavigation.relevance, 0);
+  const otherSite = judge.judge(page('Erf', `${nav}\nThe error function`, 'http://other.test'));
+  assert.ok((otherSite.relevance ?? 0) > 0, 'on another site the same line is content');
+});
+
+test('a label decides the verdict and the grade; the others follow the rule', () => {
+  const judge = new CrawlJudge({ query: 'socket servers', ...DEFAULTS });
+  const relevant = page('Cooking', 'kitchen');
+  const irrelevant = page('Socket servers', 'socket server '.repeat(30));
+  judge.useLabels([
+    { urlId: relevant.urlId, relevant: true, text: 'kitchen' },
+    { urlId: irrelevant.urlId, relevant: false, text: 'socket server' },
+  ]);
+  assert.deepEqual([judge.judge(relevant).hot, judge.judge(relevant).grade], [true, 1]);
+  assert.deepEqual([judge.judge(irrelevant).hot, judge.judge(irrelevant).grade], [false, 0]);
+  assert.equal(judge.judge(page('Socket servers', 'socket server '.repeat(30))).hot, true);
+});
+
+test('a predicate or a chosen threshold is not a moving bar; a predicate grades 1 or 0', () => {
+  const predicate = new CrawlJudge({ query: 'xml', hotPredicate: 'title:xml', hotThreshold: null });
+  assert.equal(predicate.movingBar(), null);
+  assert.deepEqual([predicate.judge(page('XML parsing', '')).grade, predicate.judge(page('HTML', 'xml xml')).grade], [1, 0]);
+  const fixed = new CrawlJudge({ query: 'xml', hotPredicate: null, hotThreshold: 0.5 });
+  assert.equal(fixed.movingBar(), null);
+  const verdict = fixed.judge(page('XML', 'xml '.repeat(20)));
+  assert.equal(verdict.hot, (verdict.relevance ?? 0) >= 0.5);
+});

@@ -1,0 +1,125 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField } from '../../../../renderer/src/lib/forms.ts';
+
+describe('newCrawlInput', () => {
+  test('turns a filled form into createCollection input that starts the crawl', () => {
+    const parsed = newCrawlInput({
+      ...NEW_CRAWL_DEFAULTS,
+      query: '  write-ahead logging ',
+      seeds: 'https://www.sqlite.org/docs.html\nhttps://www.sqlite.org/docs.html',
+      maxPages: '200',
+      delayMs: '0',
+      scope: 'domains',
+      strategy: 'bfs',
+      hotPredicate: ' title:wal ',
+      hotThreshold: '0.25',
+      allowPrivate: true,
+    });
+    assert.deepEqual(parsed, {
+      ok: true,
+      value: {
+        query: 'write-ahead logging',
+        seeds: ['https://www.sqlite.org/docs.html'],
+        maxPages: 200,
+        delayMs: 0,
+        scope: 'domains',
+        strategy: 'bfs',
+        concurrency: 16,
+        maxDepth: 32,
+        hotPredicate: 'title:wal',
+        hotThreshold: 0.25,
+        allowPrivate: true,
+        start: true,
+      },
+    });
+  });
+
+  test('blank optional fields become nulls and a name is passed only when given', () => {
+    const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/' });
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.hotPredicate, null);
+    assert.equal(parsed.value.hotThreshold, null);
+    assert.equal('name' in parsed.value, false);
+    const named = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', name: 'my crawl_2' });
+    assert.ok(named.ok);
+    assert.equal(named.value.name, 'my crawl_2');
+  });
+
+  test('reports every bad field in words', () => {
+    const parsed = newCrawlInput({
+      ...NEW_CRAWL_DEFAULTS,
+      query: ' ',
+      seeds: 'example.org',
+      maxPages: '0',
+      delayMs: '1.5',
+      concurrency: 'many',
+      maxDepth: '',
+      hotThreshold: '2',
+      name: 'a/b',
+    });
+    assert.equal(parsed.ok, false);
+    if (parsed.ok) return;
+    assert.deepEqual(Object.keys(parsed.errors).sort(), ['concurrency', 'delayMs', 'hotThreshold', 'maxDepth', 'maxPages', 'name', 'query', 'seeds']);
+    assert.match(parsed.errors.seeds ?? '', /^Line 1: /);
+    assert.match(parsed.errors.maxPages ?? '', /between 1 and 100,000,000/);
+    assert.match(parsed.errors.delayMs ?? '', /whole number/);
+    assert.match(parsed.errors.concurrency ?? '', /must be a number/);
+    assert.match(parsed.errors.maxDepth ?? '', /cannot be empty/);
+  });
+
+  test('asks for a seed when there is none', () => {
+    const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: '\n \n' });
+    assert.equal(parsed.ok, false);
+    if (!parsed.ok) assert.match(parsed.errors.seeds ?? '', /at least one seed/);
+  });
+});
+
+describe('parseNumberField', () => {
+  test('blank is undefined; bounds are inclusive', () => {
+    const rule = { what: 'X', min: 0, max: 1, integer: false };
+    assert.deepEqual(parseNumberField('  ', rule), { ok: true, value: undefined });
+    assert.deepEqual(parseNumberField('1', rule), { ok: true, value: 1 });
+    assert.deepEqual(parseNumberField('0', rule), { ok: true, value: 0 });
+    assert.equal(parseNumberField('1.01', rule).ok, false);
+  });
+});
+
+describe('parseBudgets', () => {
+  test('reads fractions and percentages, sorted and each once', () => {
+    assert.deepEqual(parseBudgets('0.4, 0.05 10% 0.2;0.4'), { ok: true, value: [0.05, 0.1, 0.2, 0.4] });
+    assert.deepEqual(parseBudgets('1'), { ok: true, value: [1] });
+  });
+
+  test('refuses empty, zero, above one and words', () => {
+    for (const text of ['', ' , ', '0', '1.5', 'half', '150%']) assert.equal(parseBudgets(text).ok, false, text);
+    const bad = parseBudgets('0.1, lots');
+    assert.ok(!bad.ok && bad.error.includes('“lots”'));
+  });
+
+  test('refuses more than twenty budgets', () => {
+    const text = Array.from({ length: 21 }, (_, i) => String((i + 1) / 100)).join(',');
+    assert.equal(parseBudgets(text).ok, false);
+  });
+});
+
+describe('exportFilter', () => {
+  const empty = { hotOnly: false, minRelevance: '', labelledRelevant: false, text: '', host: '' };
+
+  test('an untouched form is no filter at all', () => {
+    assert.deepEqual(exportFilter(empty), { ok: true, value: {} });
+  });
+
+  test('sets only the filters the user chose', () => {
+    assert.deepEqual(exportFilter({ hotOnly: true, minRelevance: '0.3', labelledRelevant: true, text: ' wal ', host: ' www.sqlite.org ' }), {
+      ok: true,
+      value: { hotOnly: true, minRelevance: 0.3, labelledRelevant: true, text: 'wal', host: 'www.sqlite.org' },
+    });
+  });
+
+  test('a minimum relevance outside 0..1 is an error on that field', () => {
+    const parsed = exportFilter({ ...empty, minRelevance: '5' });
+    assert.equal(parsed.ok, false);
+    if (!parsed.ok) assert.match(parsed.errors.minRelevance ?? '', /between 0 and 1/);
+  });
+});

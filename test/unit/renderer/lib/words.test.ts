@@ -1,0 +1,51 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError, describeError } from '../../../../renderer/src/api/errors.ts';
+import { isApiReply, unwrapReply } from '../../../../renderer/src/api/reply.ts';
+import { describeOutcome, describeReason, describeState } from '../../../../renderer/src/lib/words.ts';
+
+describe('renderer words', () => {
+  test('crawl states and outcomes in words', () => {
+    assert.equal(describeState('running'), 'Crawling');
+    assert.equal(describeState('idle'), 'Not crawling');
+    assert.equal(describeOutcome(null, 100), null);
+    assert.match(describeOutcome('budget', 1500) ?? '', /page budget \(1,500 pages\)/);
+    assert.match(describeOutcome('exhausted', 1) ?? '', /nothing in scope/);
+    assert.equal(describeOutcome('the crawl stopped on an error: disk full', 1), 'The last run ended: the crawl stopped on an error: disk full.');
+  });
+
+  test('failure reasons in words, unknown ones as they are', () => {
+    assert.equal(describeReason('http:404'), 'the server answered 404');
+    assert.equal(describeReason('dns'), 'the host name could not be found');
+    assert.match(describeReason('ssrf:blocked'), /private/);
+    assert.match(describeReason('trap:calendar'), /trap \(calendar\)/);
+    assert.equal(describeReason('something-new'), 'something-new');
+  });
+
+  test('errors never show more than their message', () => {
+    assert.equal(describeError(new ApiError('USAGE', 'no crawl of this collection is running')), 'no crawl of this collection is running');
+    assert.equal(describeError(new TypeError('x is undefined')), 'Something went wrong: x is undefined');
+    assert.match(describeError('weird'), /could not tell what/);
+  });
+});
+
+describe('API replies', () => {
+  test('a successful reply yields its value', () => {
+    assert.deepEqual(unwrapReply('info', { ok: true, value: { version: '0.1.0' } }), { version: '0.1.0' });
+    assert.equal(unwrapReply('deleteCollection', { ok: true, value: null }), null);
+  });
+
+  test('a failed reply throws an ApiError with the service code and words', () => {
+    assert.throws(
+      () => unwrapReply('exportCollection', { ok: false, error: { code: 'USAGE', message: 'no page matches this selection' } }),
+      (error: unknown) => error instanceof ApiError && error.code === 'USAGE' && error.message === 'no page matches this selection',
+    );
+  });
+
+  test('anything else is a BAD_REPLY ApiError', () => {
+    for (const reply of [undefined, null, 'ok', [], { ok: true }, { ok: false, error: 'x' }, { ok: false, error: { code: 1, message: 'm' } }]) {
+      assert.equal(isApiReply(reply), false);
+      assert.throws(() => unwrapReply('info', reply), (error: unknown) => error instanceof ApiError && error.code === 'BAD_REPLY');
+    }
+  });
+});
