@@ -30,6 +30,10 @@ export const ERROR_CODES = [
   'UNAVAILABLE',
   /** A fault inside Forager, not the caller's. */
   'INTERNAL',
+  /** The UI's client: the service cannot be reached, the browser session ended, or a reply it cannot read. */
+  'UNREACHABLE',
+  'SESSION',
+  'BAD_REPLY',
   /** A benchmark that could not be set up or whose child failed. */
   'BENCH_SETUP',
   'BENCH_CHILD',

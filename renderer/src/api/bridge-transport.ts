@@ -1,5 +1,5 @@
 import { STORED_PAGE_SCHEME, type ForagerBridge } from '../../../crawler/protocol/wire.ts';
-import { ApiError, CLIENT_ERROR_CODES } from './errors.ts';
+import { ApiError } from './errors.ts';
 import type { Transport } from './transport.ts';
 
 export function bridgeTransport(bridge: ForagerBridge): Transport {
@@ -9,7 +9,7 @@ export function bridgeTransport(bridge: ForagerBridge): Transport {
       try {
         return await bridge.call(method, input);
       } catch {
-        throw new ApiError(CLIENT_ERROR_CODES.unreachable, 'Forager’s crawler process is not answering. Restart Forager if this goes on.');
+        throw new ApiError('UNREACHABLE', 'Forager’s crawler process is not answering. Restart Forager if this goes on.');
       }
     },
     onEvent: (listener) => bridge.onEvent(listener),

@@ -1,23 +1,19 @@
 /*
  * The error every API method throws when the service answers { ok: false } or cannot be
- * reached. `message` is a sentence meant for the user; `code` is stable for programs.
+ * reached. `message` is a sentence meant for the user; `code` is stable for programs, one of
+ * the contract's error codes (the client's own are UNREACHABLE, SESSION and BAD_REPLY).
  */
-export class ApiError extends Error {
-  readonly code: string;
+import type { ErrorCode } from '../../../crawler/protocol/error-codes.ts';
 
-  constructor(code: string, message: string) {
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
   }
 }
-
-/** Codes the client itself produces (the service has its own). */
-export const CLIENT_ERROR_CODES = {
-  unreachable: 'UNREACHABLE',
-  session: 'SESSION',
-  badReply: 'BAD_REPLY',
-} as const;
 
 /** An error in words for the user: never a stack trace. */
 export function describeError(error: unknown): string {

@@ -1,6 +1,6 @@
 import type { ServiceEvent } from '../../../crawler/protocol/api.ts';
 import { API_PREFIX, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../../../crawler/protocol/wire.ts';
-import { ApiError, CLIENT_ERROR_CODES } from './errors.ts';
+import { ApiError } from './errors.ts';
 import { isApiReply } from './reply.ts';
 import type { Transport } from './transport.ts';
 
@@ -17,7 +17,7 @@ async function post(method: string, input: unknown): Promise<unknown> {
       body: JSON.stringify(input ?? {}),
     });
   } catch {
-    throw new ApiError(CLIENT_ERROR_CODES.unreachable, UNREACHABLE);
+    throw new ApiError('UNREACHABLE', UNREACHABLE);
   }
   let body: unknown;
   try {
@@ -27,8 +27,8 @@ async function post(method: string, input: unknown): Promise<unknown> {
   }
   // A reply in the API's own shape carries its own words, whatever the HTTP status.
   if (isApiReply(body)) return body;
-  if (response.status === 401 || response.status === 403) throw new ApiError(CLIENT_ERROR_CODES.session, SESSION);
-  throw new ApiError(CLIENT_ERROR_CODES.badReply, `The Forager service answered ${method} with HTTP ${response.status} and no usable reply.`);
+  if (response.status === 401 || response.status === 403) throw new ApiError('SESSION', SESSION);
+  throw new ApiError('BAD_REPLY', `The Forager service answered ${method} with HTTP ${response.status} and no usable reply.`);
 }
 
 /** One EventSource shared by every listener, open while anyone listens. */

@@ -1,5 +1,5 @@
 import type { ApiReply } from '../../../crawler/protocol/wire.ts';
-import { ApiError, CLIENT_ERROR_CODES } from './errors.ts';
+import { ApiError } from './errors.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -16,7 +16,7 @@ export function isApiReply(value: unknown): value is ApiReply {
 /** The value of a successful reply; an ApiError for a failed or malformed one. */
 export function unwrapReply(method: string, reply: unknown): unknown {
   if (!isApiReply(reply)) {
-    throw new ApiError(CLIENT_ERROR_CODES.badReply, `The Forager service gave an answer this window does not understand (to ${method}).`);
+    throw new ApiError('BAD_REPLY', `The Forager service gave an answer this window does not understand (to ${method}).`);
   }
   if (reply.ok) return reply.value;
   throw new ApiError(reply.error.code, reply.error.message);
