@@ -10,7 +10,7 @@ import { fromWireRequest, toWireResponse, wireError } from '../shared/crawler-pr
 import type { CrawlerMessage, CrawlerRequest, ExportFile, PortLike, WireRequest, WireResponse } from '../shared/crawler-protocol.ts';
 import { parseViewerUrl } from '../../crawler/viewer/viewer-url.ts';
 import type { ViewerTarget } from '../../crawler/viewer/viewer-url.ts';
-import { externalLinkTarget } from '../main/external-links.ts';
+import { externalLinkTarget } from '../shared/external-links.ts';
 
 /** What this process needs from the service (crawler/service/service.ts) besides its API. */
 export interface HostedService {

@@ -9,7 +9,7 @@ import { createForagerService } from '../../crawler/service/service.ts';
 import { createCollectionPageSource } from '../../crawler/viewer/page-source.ts';
 import { createStoredPageHandler } from '../../crawler/viewer/stored-page-handler.ts';
 import { viewerRoutes } from '../../crawler/viewer/viewer-url.ts';
-import { APP_SCHEME } from '../main/app-files.ts';
+import { APP_SCHEME } from '../shared/app-origin.ts';
 import type { CrawlerStart } from '../shared/crawler-protocol.ts';
 import { serveCrawler } from './crawler-host.ts';
 

@@ -5,11 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'forager';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
-export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
+import { APP_HOST, APP_SCHEME } from '../shared/app-origin.ts';
 
 export const APP_CSP = [
   "default-src 'self'",

@@ -8,7 +8,7 @@ import { app, dialog, ipcMain } from 'electron';
 import type { BrowserWindow, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { ForagerError } from '../../crawler/errors.ts';
 import type { ApiReply } from '../../crawler/protocol/wire.ts';
-import { APP_ORIGIN } from './app-files.ts';
+import { APP_ORIGIN } from '../shared/app-origin.ts';
 import type { CrawlerSupervisor } from './crawler-supervisor.ts';
 import { checkExportId, checkIpcCall } from './ipc-guard.ts';
 import type { IpcSender } from './ipc-guard.ts';

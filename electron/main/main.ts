@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { BrowserWindow, app, protocol, session } from 'electron';
 import { STORED_PAGE_SCHEME } from '../../crawler/protocol/wire.ts';
-import { APP_ENTRY_URL, APP_SCHEME, serveAppFile } from './app-files.ts';
+import { serveAppFile } from './app-files.ts';
+import { APP_ENTRY_URL, APP_SCHEME } from '../shared/app-origin.ts';
 import { storedPageResponse, toWireRequest } from '../shared/crawler-protocol.ts';
 import { CrawlerSupervisor } from './crawler-supervisor.ts';
 import { EVENT_CHANNEL, registerIpcHandlers } from './ipc-handlers.ts';

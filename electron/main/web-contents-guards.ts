@@ -5,7 +5,7 @@
  */
 import { BrowserWindow, app, dialog, shell } from 'electron';
 import type { WebContents } from 'electron';
-import { externalLinkTarget } from './external-links.ts';
+import { externalLinkTarget } from '../shared/external-links.ts';
 import { mayNavigate } from './navigation-policy.ts';
 
 export function guardWebContents(): void {

@@ -15,15 +15,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CollectionInfo, ServiceEvent, ServiceInfo } from '../../../../crawler/protocol/api.ts';
 import { CrawlerClient } from '../../../../electron/main/crawler-client.ts';
 import { storedPageResponse, toWireRequest } from '../../../../electron/shared/crawler-protocol.ts';
-import type { PortLike } from '../../../../electron/shared/crawler-protocol.ts';
-
-function electronStyle(port: MessagePort): PortLike {
-  return {
-    postMessage: (message) => port.postMessage(message),
-    on: (_event, listener) => port.on('message', (data: unknown) => listener({ data })),
-    start: () => port.start(),
-  };
-}
+import { electronStyle } from '../../../support/fake-electron.ts';
 
 function waitFor(condition: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {

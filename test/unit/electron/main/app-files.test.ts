@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { APP_CSP, APP_ENTRY_URL, isAppUrl, resolveAppFile, serveAppFile } from '../../../../electron/main/app-files.ts';
+import { APP_CSP, isAppUrl, resolveAppFile, serveAppFile } from '../../../../electron/main/app-files.ts';
+import { APP_ENTRY_URL } from '../../../../electron/shared/app-origin.ts';
 
 let base: string;
 let root: string;

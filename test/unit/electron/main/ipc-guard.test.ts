@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APP_ENTRY_URL, APP_ORIGIN } from '../../../../electron/main/app-files.ts';
+import { APP_ENTRY_URL, APP_ORIGIN } from '../../../../electron/shared/app-origin.ts';
 import { checkExportId, checkIpcCall, checkIpcSender } from '../../../../electron/main/ipc-guard.ts';
 import type { IpcCallCheck, IpcSender } from '../../../../electron/main/ipc-guard.ts';
 

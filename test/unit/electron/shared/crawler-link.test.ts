@@ -11,45 +11,13 @@ import type { ServiceEvent } from '../../../../crawler/protocol/api.ts';
 import type { ApiReply } from '../../../../crawler/protocol/wire.ts';
 import { CrawlerClient } from '../../../../electron/main/crawler-client.ts';
 import { serveCrawler } from '../../../../electron/crawler-process/crawler-host.ts';
-import type { Dispatch, HostedService, PageHandler } from '../../../../electron/crawler-process/crawler-host.ts';
+import type { Dispatch, PageHandler } from '../../../../electron/crawler-process/crawler-host.ts';
 import { storedPageResponse, toWireRequest } from '../../../../electron/shared/crawler-protocol.ts';
-import type { ExportFile, PortLike } from '../../../../electron/shared/crawler-protocol.ts';
 import { viewerRoutes } from '../../../../crawler/viewer/viewer-url.ts';
 import type { ViewerTarget } from '../../../../crawler/viewer/viewer-url.ts';
+import { electronStyle, FakeService } from '../../../support/fake-electron.ts';
 
 const { pageHref, externalHref } = viewerRoutes('protocol');
-
-/** Node's MessagePort hands listeners the data itself; Electron's MessagePortMain an event with .data. */
-function electronStyle(port: MessagePort): PortLike {
-  return {
-    postMessage: (message) => port.postMessage(message),
-    on: (_event, listener) => port.on('message', (data: unknown) => listener({ data })),
-    start: () => port.start(),
-  };
-}
-
-class FakeService implements HostedService {
-  readonly exports = new Map<string, ExportFile>();
-  closed = 0;
-  #listener: ((event: ServiceEvent) => void) | undefined;
-
-  on(_event: 'event', listener: (event: ServiceEvent) => void): this {
-    this.#listener = listener;
-    return this;
-  }
-
-  emit(event: ServiceEvent): void {
-    this.#listener?.(event);
-  }
-
-  exportFile(exportId: string): ExportFile | undefined {
-    return this.exports.get(exportId);
-  }
-
-  async close(): Promise<void> {
-    this.closed++;
-  }
-}
 
 interface Link {
   client: CrawlerClient;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { externalLinkTarget } from '../../../../electron/main/external-links.ts';
+import { externalLinkTarget } from '../../../../electron/shared/external-links.ts';
 import { mayNavigate } from '../../../../electron/main/navigation-policy.ts';
 
 describe('externalLinkTarget', () => {
