@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UrlAdmission } from '../crawler/engine/url-admission.ts';
-import { DEFAULT_SETTINGS, type CrawlSettings } from '../crawler/settings.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../crawler/protocol/settings.ts';
 import { openCollection } from '../crawler/store/database.ts';
 import { HostStore } from '../crawler/store/host-store.ts';
 import { UrlStore } from '../crawler/store/url-store.ts';

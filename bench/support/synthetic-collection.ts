@@ -7,7 +7,7 @@
  * gzip members (a gzip stream may hold several; the page's own head is a member of its own).
  */
 import { gzipSync } from 'node:zlib';
-import { DEFAULT_SETTINGS, DEFAULT_USER_AGENT } from '../../crawler/settings.ts';
+import { DEFAULT_SETTINGS, DEFAULT_USER_AGENT } from '../../crawler/protocol/settings.ts';
 import { openCollection } from '../../crawler/store/database.ts';
 import { HostStore } from '../../crawler/store/host-store.ts';
 import { PageStore } from '../../crawler/store/page-store.ts';

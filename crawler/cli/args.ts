@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../errors.ts';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+export type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs in strict mode, with its errors turned into one-line UsageErrors. */
 export function parseCommandArgs<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false) {

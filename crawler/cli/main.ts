@@ -1,6 +1,7 @@
 import { ForagerError, UsageError } from '../errors.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
+import { crawlUsage } from './crawl-options.ts';
 import { explainCommand, labelCommand } from './commands/judge.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
@@ -28,10 +29,7 @@ const COMMANDS: Record<string, Command> = {
 
 const USAGE = `usage: forager <command> [options]
 
-  crawl   --db FILE --query TEXT --seed URL [--seed URL…] [--max-pages N] [--strategy focused|bfs|random|backlink|pagerank|fpr|cho]
-          [--delay-ms N] [--delay-factor K] [--concurrency N] [--scope hosts|domains|any]
-          [--allow-private] [--user-agent UA | --contact URL] [--max-depth N] [--max-pages-per-host N]
-          [--hot "title:TERM|body>=N:TERM"] [--hot-threshold X] [--random-seed N] [--json]
+  crawl   ${crawlUsage()}
   resume  --db FILE [--max-pages N] [--json]
   stats   --db FILE [--json]
   pages   --db FILE [--json]

@@ -1,4 +1,4 @@
-import type { CrawlStats } from '../engine/stats.ts';
+import type { CrawlStats } from '../protocol/crawl-stats.ts';
 
 const WIDTH = 24;
 

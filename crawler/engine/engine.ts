@@ -1,45 +1,37 @@
 import { EventEmitter } from 'node:events';
 import { FetchError } from '../errors.ts';
-import { HostScheduler } from '../frontier/host-scheduler.ts';
-import { QueuedHosts } from '../frontier/queued-hosts.ts';
-import { TopEntries } from '../frontier/top-entries.ts';
-import { UrlHeap } from '../frontier/url-heap.ts';
-import { politeWaitMs, retryBackoffMs } from '../frontier/politeness.ts';
+import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
+import type { HostActivity } from '../protocol/api.ts';
+import { retryBackoffMs, type PolitenessSettings } from '../frontier/politeness.ts';
 import { createStrategy } from '../ordering/registry.ts';
 import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
-import type { CrawlSettings } from '../settings.ts';
-import type { Db } from '../store/database.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
+import { crawlCounts } from '../store/crawl-counts.ts';
+import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
-import { replayHistory } from './history-replay.ts';
+import { frontierStore } from './frontier-store.ts';
+import { replayHistory } from '../library/history-replay.ts';
 import type { HostState } from './host-state.ts';
 import type { PageJudge } from '../relevance/judge.ts';
 import { createPageJudge, knownLabels } from './relevance-judge.ts';
 import { VerdictRevision } from './verdict-revision.ts';
 import { HttpClient } from './http-client.ts';
 import { PageRecorder, type RecordedPage } from './page-recorder.ts';
+import { pickSettings } from './pick-settings.ts';
 import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
-import type { CrawlStats } from './stats.ts';
+import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
-
-export interface HostActivity {
-  origin: string;
-  queued: number;
-  pagesFetched: number;
-  /** Epoch ms before which the host may not be asked again, or null when it may be now. */
-  nextAllowedAt: number | null;
-  inFlight: boolean;
-}
 
 export interface EngineOptions {
   /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
@@ -63,14 +55,37 @@ export interface FailureEvent {
   willRetry: boolean;
 }
 
-/** Events: 'page' (PageEvent), 'failure' (FailureEvent), 'blocked' ({url, reason}), 'state' ('running'|'paused'). */
-export class CrawlEngine extends EventEmitter {
+/** A queued URL that robots.txt forbids, recorded as robots-blocked when its host's turn came. */
+export interface BlockedEvent {
+  url: string;
+  reason: string;
+}
+
+export type EngineState = 'running' | 'paused';
+
+/** The engine's events and their arguments: listeners are checked against these. */
+export interface CrawlEngineEvents {
+  /** A response was stored (a page or a site resource). */
+  page: [page: PageEvent];
+  /** A request failed; `willRetry` tells whether the URL went back in the queue. */
+  failure: [failure: FailureEvent];
+  blocked: [blocked: BlockedEvent];
+  /** pause() and resume(). */
+  state: [state: EngineState];
+}
+
+/**
+ * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
+ * tells the ordering strategy what it learnt. The frontier (CrawlFrontier) keeps the queues
+ * and decides which host and URL come next.
+ */
+export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
   readonly #db: Db;
   readonly #urls: UrlStore;
   readonly #hostStore: HostStore;
-  readonly #hosts = new Map<number, HostState>();
-  readonly #scheduler: HostScheduler<HostState>;
+  readonly #frontier: Frontier<HostState, QueuedUrl>;
+  readonly #politeness: PolitenessSettings;
   readonly #robots: RobotsGate;
   readonly #admission: UrlAdmission;
   readonly #recorder: PageRecorder;
@@ -79,7 +94,6 @@ export class CrawlEngine extends EventEmitter {
   readonly #http: HttpClient;
   readonly #parser: ParsePool;
   readonly #strategy: OrderingStrategy;
-  readonly #queuedHosts = new QueuedHosts();
   readonly #tasks = new Set<Promise<void>>();
   readonly #abort = new AbortController();
   #run: RunStore | undefined;
@@ -103,19 +117,36 @@ export class CrawlEngine extends EventEmitter {
     this.#urls = new UrlStore(db);
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
-    this.#http = new HttpClient(settings, { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts });
-    const seedOrigins = seedOriginsOf(settings);
-    this.#robots = new RobotsGate(settings, this.#hostStore, (origin) => this.#http.fetchRobots(origin, this.#abort.signal), (host) =>
-      this.#admitSitemaps(host, seedOrigins.has(host.origin)),
+    this.#http = new HttpClient(
+      pickSettings(settings, 'userAgent', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes'),
+      { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts },
     );
-    this.#scheduler = new HostScheduler<HostState>();
+    const seedOrigins = seedOriginsOf(settings);
+    this.#robots = new RobotsGate(
+      pickSettings(settings, 'userAgent', 'robotsRetryMs', 'robotsMaxAttempts'),
+      this.#hostStore,
+      (origin) => this.#http.fetchRobots(origin, this.#abort.signal),
+      (host) => this.#admitSitemaps(host, seedOrigins.has(host.origin)),
+    );
     this.#strategy = options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
+    this.#politeness = pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs');
+    this.#frontier = new CrawlFrontier<HostState, QueuedUrl>({
+      settings: pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs', 'maxPagesPerHost'),
+      ordering: this.#strategy,
+      store: frontierStore(db, this.#urls),
+      policy: {
+        robotsBlockReason: (host, url) => this.#robots.blockReason(host, url),
+        crawlDelaySeconds: (host) => this.#robots.crawlDelaySeconds(host),
+        blocked: (task, reason) => this.emit('blocked', { url: task.url, reason }),
+      },
+      extendHost: (host) => ({ ...host, robots: { kind: 'unknown' } }),
+    });
     this.#admission = new UrlAdmission(
-      settings,
+      pickSettings(settings, 'maxUrlLength', 'maxDepth'),
       { urls: this.#urls, hosts: this.#hostStore },
       createScope(settings.scope, settings.seeds),
       {
-        robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#host(hostId, origin), url),
+        robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#frontier.host(hostId, origin), url),
         linked: (link, placement) => this.#onLink(link, placement),
       },
       options.seenCacheSize ?? 65_536,
@@ -210,7 +241,7 @@ export class CrawlEngine extends EventEmitter {
       failed: n(UrlState.failed),
       robotsBlocked: n(UrlState.robotsBlocked),
       skipped: n(UrlState.skipped),
-      hosts: this.#hosts.size,
+      hosts: this.#frontier.hostCount,
       seenCacheHitRate: this.#admission.cache.hitRate,
       pagesPerSecond: elapsedMs === 0 ? 0 : (this.#pagesThisRun * 1000) / elapsedMs,
       bytesFetched: this.#bytesThisRun,
@@ -221,9 +252,7 @@ export class CrawlEngine extends EventEmitter {
 
   /** The `limit` queued URLs the strategy ranks highest, best first (a scan of the frontier: for the UI, not the crawl loop). */
   frontierTop(limit: number): { urlId: number; priority: number }[] {
-    const top = new TopEntries(limit);
-    this.#queuedHosts.forEachQueued((urlId) => top.offer(urlId, this.#strategy.priority(urlId)));
-    return top.best();
+    return this.#frontier.top(limit);
   }
 
   /**
@@ -234,7 +263,7 @@ export class CrawlEngine extends EventEmitter {
   applyLabel(urlId: number, relevant: boolean | null, hotChange: number): void {
     this.#judge.useLabels?.(knownLabels(this.#db));
     this.#strategy.labelled?.(urlId, relevant);
-    this.#applyPriorityChanges();
+    this.#frontier.reprioritise();
     this.#hotThisRun += hotChange;
   }
 
@@ -245,26 +274,7 @@ export class CrawlEngine extends EventEmitter {
 
   /** Hosts with queued URLs or a request in flight, busiest first. */
   hostActivity(limit: number): HostActivity[] {
-    const queued = new Map<number, number>();
-    this.#queuedHosts.forEachQueued((_, hostId) => queued.set(hostId, (queued.get(hostId) ?? 0) + 1));
-    const now = Date.now();
-    const hosts: HostActivity[] = [];
-    for (const host of this.#hosts.values()) {
-      const waiting = queued.get(host.id) ?? 0;
-      if (waiting === 0 && !host.inflight) continue;
-      hosts.push({ origin: host.origin, queued: waiting, pagesFetched: host.pagesFetched, nextAllowedAt: host.nextAllowedAt > now ? host.nextAllowedAt : null, inFlight: host.inflight });
-    }
-    hosts.sort((a, b) => b.queued - a.queued || a.origin.localeCompare(b.origin));
-    return hosts.slice(0, limit);
-  }
-
-  #host(hostId: number, origin: string): HostState {
-    let host = this.#hosts.get(hostId);
-    if (host === undefined) {
-      host = { id: hostId, origin, queue: new UrlHeap(), inflight: false, nextAllowedAt: 0, scheduled: false, robots: { kind: 'unknown' }, pagesFetched: 0 };
-      this.#hosts.set(hostId, host);
-    }
-    return host;
+    return this.#frontier.activity(limit);
   }
 
   /**
@@ -273,26 +283,22 @@ export class CrawlEngine extends EventEmitter {
    * admits the seeds.
    */
   #prepareFrontier(): void {
-    this.#db.transaction(() => {
+    writeTransaction(this.#db, () => {
       this.#urls.resetInflight();
       for (const row of this.#hostStore.all()) {
-        const host = this.#host(row.id, row.origin);
+        const host = this.#frontier.restoreHost(row.id, row.origin, row.pagesFetched);
         host.robots = this.#robots.restore(row);
-        host.pagesFetched = row.pagesFetched;
       }
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
-      for (const entry of this.#urls.frontier()) {
-        const host = this.#hosts.get(entry.hostId);
-        if (host !== undefined) this.#enqueue(host, entry.id);
-      }
+      for (const entry of this.#urls.frontier()) this.#frontier.restoreQueued(entry.id, entry.hostId);
       for (const seed of this.settings.seeds) {
         this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
       }
-    })();
-    this.#pagesAtStart = this.#db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
-    this.#hotAtStart = this.#db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
-    for (const host of this.#hosts.values()) this.#scheduler.offer(host);
+    });
+    const counts = crawlCounts(this.#db);
+    this.#pagesAtStart = counts.pages;
+    this.#hotAtStart = counts.hot;
   }
 
   /**
@@ -311,28 +317,8 @@ export class CrawlEngine extends EventEmitter {
   #onLink(link: LinkEvent, placement: NewUrlPlacement | undefined): void {
     const started = performance.now();
     this.#strategy.linked(link);
-    if (placement !== undefined && placement.state === UrlState.queued) {
-      const host = this.#host(placement.hostId, placement.origin);
-      this.#enqueue(host, link.dstId);
-      this.#scheduler.offer(host);
-    }
+    if (placement !== undefined && placement.state === UrlState.queued) this.#frontier.add(link.dstId, placement.hostId, placement.origin);
     this.#orderingMs += performance.now() - started;
-  }
-
-  #enqueue(host: HostState, urlId: number): void {
-    this.#queuedHosts.set(urlId, host.id);
-    host.queue.push(urlId, this.#strategy.priority(urlId));
-  }
-
-  /** Re-queues the URLs whose priority the strategy changed; their old heap entries go stale. */
-  #applyPriorityChanges(): void {
-    for (const urlId of this.#strategy.takeChanged()) {
-      const hostId = this.#queuedHosts.get(urlId);
-      const host = hostId === 0 ? undefined : this.#hosts.get(hostId);
-      if (host === undefined) continue;
-      this.#enqueue(host, urlId);
-      this.#scheduler.offer(host);
-    }
   }
 
   #budgetLeft(): number {
@@ -343,13 +329,13 @@ export class CrawlEngine extends EventEmitter {
   #dispatch(): number | undefined {
     const now = Date.now();
     while (this.#tasks.size < this.settings.concurrency && this.#budgetLeft() > 0) {
-      const next = this.#scheduler.next(now);
+      const next = this.#frontier.next(now);
       if (next.kind === 'idle') return undefined;
       if (next.kind === 'wait') return next.until;
       this.#track(this.#serveHost(next.host));
     }
     // Budget spent or all slots busy: a finishing task wakes the loop.
-    return this.#scheduler.waitingCount + this.#scheduler.readyCount > 0 ? Number.POSITIVE_INFINITY : undefined;
+    return this.#frontier.hasScheduledHosts ? Number.POSITIVE_INFINITY : undefined;
   }
 
   #track(task: Promise<void>): void {
@@ -373,20 +359,16 @@ export class CrawlEngine extends EventEmitter {
   }
 
   /**
-   * One turn of a host: fetch its robots.txt if due, else its best URL. The host is
-   * released as soon as the response is in, so its next request can be scheduled while
-   * this page is parsed and stored.
+   * One turn of a host (the frontier handed it out in flight): fetch its robots.txt if due,
+   * else its best URL. The host is released as soon as the response is in, so its next
+   * request can be scheduled while this page is parsed and stored.
    */
   async #serveHost(host: HostState): Promise<void> {
-    host.inflight = true;
     let released = false;
     const release = (responseMs: number, backoffMs = 0): void => {
       if (released) return;
       released = true;
-      host.inflight = false;
-      const wait = politeWaitMs(this.settings, responseMs, this.#robots.crawlDelaySeconds(host));
-      host.nextAllowedAt = Date.now() + Math.max(wait, backoffMs);
-      this.#scheduler.offer(host);
+      this.#frontier.release(host, responseMs, backoffMs);
       this.#wake?.();
     };
     try {
@@ -394,60 +376,19 @@ export class CrawlEngine extends EventEmitter {
         const outcome = await this.#robots.refresh(host);
         if (outcome.kind === 'failure' && outcome.reason === 'ssrf:blocked') {
           // Our own policy refused the address: retrying cannot help.
-          this.#closeHost(host, UrlState.failed, 'ssrf:blocked');
+          this.#frontier.close(host, 'failed', 'ssrf:blocked');
         } else if (this.#robots.givenUp(host)) {
-          this.#closeHost(host, UrlState.robotsBlocked, 'robots:unavailable');
+          this.#frontier.close(host, 'robots-blocked', 'robots:unavailable');
         }
         release(outcome.responseMs, this.#robots.awaitingRetry(host) ? this.settings.robotsRetryMs : 0);
         return;
       }
       if (this.#robots.awaitingRetry(host)) return;
-      const task = this.#takeUrl(host);
+      const task = this.#frontier.take(host);
       if (task !== undefined) await this.#fetchAndRecord(host, task, release);
     } finally {
       release(0);
     }
-  }
-
-  /** The host's best queued URL that robots.txt and the host budget allow; the others are recorded and passed over. */
-  #takeUrl(host: HostState): QueuedUrl | undefined {
-    for (let entry = host.queue.popEntry(); entry !== undefined; entry = host.queue.popEntry()) {
-      // An entry whose URL left the queue is stale; one whose priority has since dropped goes back at its new place.
-      if (this.#queuedHosts.get(entry.id) !== host.id) continue;
-      const current = this.#strategy.priority(entry.id);
-      if (current < entry.priority) {
-        host.queue.push(entry.id, current);
-        continue;
-      }
-      const task = this.#urls.queued(entry.id);
-      if (task === undefined) continue;
-      this.#queuedHosts.delete(task.id);
-      if (this.settings.maxPagesPerHost > 0 && host.pagesFetched >= this.settings.maxPagesPerHost) {
-        this.#urls.passOver(task.id, UrlState.skipped, 'host-budget');
-        this.#closeHost(host, UrlState.skipped, 'host-budget');
-        return undefined;
-      }
-      const blocked = this.#robots.blockReason(host, task.url);
-      if (blocked === null) {
-        this.#urls.markInflight(task.id);
-        return task;
-      }
-      this.#urls.passOver(task.id, UrlState.robotsBlocked, blocked);
-      this.emit('blocked', { url: task.url, reason: blocked });
-    }
-    return undefined;
-  }
-
-  /** Ends every queued URL of a host at once (robots.txt unavailable, host budget spent, address refused). */
-  #closeHost(host: HostState, state: typeof UrlState.robotsBlocked | typeof UrlState.skipped | typeof UrlState.failed, reason: string): void {
-    this.#db.transaction(() => {
-      for (const id of host.queue.ids()) {
-        if (this.#queuedHosts.get(id) !== host.id) continue;
-        this.#queuedHosts.delete(id);
-        this.#urls.passOver(id, state, reason);
-      }
-    })();
-    host.queue.clear();
   }
 
   async #fetchAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
@@ -461,7 +402,7 @@ export class CrawlEngine extends EventEmitter {
         return;
       }
       release(result.timings.totalMs);
-      host.pagesFetched++;
+      this.#frontier.pageFetched(host);
       const afterWrite = (): void => {
         this.#hostStore.countPageFetched(host.id);
         this.#pagesThisRun++;
@@ -473,7 +414,7 @@ export class CrawlEngine extends EventEmitter {
       // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
       for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
       this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, grade: recorded.grade, terms: recorded.terms, outlinks: recorded.outlinks });
-      this.#applyPriorityChanges();
+      this.#frontier.reprioritise();
       this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
       if (recorded.hot) this.#hotThisRun++;
       this.#hotThisRun += this.#revision.afterPage();
@@ -482,7 +423,7 @@ export class CrawlEngine extends EventEmitter {
       const responseMs = Date.now() - started;
       if (this.#abort.signal.aborted) {
         this.#urls.returnToQueue(task.id);
-        this.#enqueue(host, task.id);
+        this.#frontier.reclaim(host, task.id);
         release(responseMs);
         return;
       }
@@ -501,8 +442,8 @@ export class CrawlEngine extends EventEmitter {
 
   #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void): void {
     this.#urls.requeueAfterFailure(task.id, reason);
-    this.#enqueue(host, task.id);
-    release(responseMs, retryBackoffMs(this.settings, task.attempts + 1));
+    this.#frontier.reclaim(host, task.id);
+    release(responseMs, retryBackoffMs(this.#politeness, task.attempts + 1));
     this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
   }
 

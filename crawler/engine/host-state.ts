@@ -1,4 +1,4 @@
-import type { SchedulableHost } from '../frontier/host-scheduler.ts';
+import type { FrontierHost } from '../frontier/frontier-host.ts';
 import type { RobotsFile } from '../robots/index.ts';
 
 /** What robots.txt currently says for a host. */
@@ -8,11 +8,12 @@ export type RobotsVerdict =
   | { kind: 'allow-all'; fetchedAt: number }
   | { kind: 'disallow-all'; fetchedAt: number; failures: number };
 
-/** In-memory state of one origin during a run. The hosts table holds what must survive a restart. */
-export interface HostState extends SchedulableHost {
-  readonly origin: string;
+/**
+ * In-memory state of one origin during a run: the frontier's part (queue, politeness clock,
+ * pages fetched) and robots.txt's verdict. The hosts table holds what must survive a restart.
+ */
+export interface HostState extends FrontierHost {
   robots: RobotsVerdict;
-  pagesFetched: number;
 }
 
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */

@@ -3,15 +3,21 @@ import { FetchError } from '../errors.ts';
 import { createDispatcher } from '../net/dispatcher.ts';
 import { fetchPage, type FetchOptions, type FetchResult } from '../net/fetch-page.ts';
 import type { SsrfPolicy } from '../net/ssrf-guard.ts';
-import type { UrlKind } from '../ordering/strategy.ts';
+import type { UrlKind } from '../parse/url-kind.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
-import type { CrawlSettings } from '../settings.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
 import type { RobotsFetchOutcome } from './robots-gate.ts';
 
 /** RFC 9309 §2.3.1.2: follow at least five redirects for robots.txt. */
 const ROBOTS_MAX_REDIRECTS = 5;
 /** Large enough that the parser sees its 512 KiB; a bigger file is cut rather than refused. */
 const ROBOTS_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The settings HttpClient reads: the User-Agent, time-outs and size limits. */
+export type HttpClientSettings = Pick<
+  CrawlSettings,
+  'userAgent' | 'connectTimeoutMs' | 'headersTimeoutMs' | 'bodyIdleTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes' | 'maxDecodedBytes'
+>;
 
 /** The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the kinds of fetch (pages, site resources, robots.txt). */
 export class HttpClient {
@@ -20,7 +26,7 @@ export class HttpClient {
   readonly #resourceOptions: FetchOptions;
   readonly #robotsOptions: FetchOptions;
 
-  constructor(settings: CrawlSettings, policy: SsrfPolicy) {
+  constructor(settings: HttpClientSettings, policy: SsrfPolicy) {
     this.#dispatcher = createDispatcher({ policy, connectTimeoutMs: settings.connectTimeoutMs });
     const common = {
       dispatcher: this.#dispatcher,

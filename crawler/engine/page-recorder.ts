@@ -1,7 +1,8 @@
 import type { FetchResult } from '../net/fetch-page.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
-import { linkContext, type UrlHint } from '../ordering/strategy.ts';
+import { linkContext } from '../ordering/strategy.ts';
+import type { UrlHint } from '../parse/url-kind.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
 import type { ResourceAnalysis } from '../parse/site-resources.ts';
 import type { Db } from '../store/database.ts';
@@ -9,7 +10,7 @@ import type { PageStore } from '../store/page-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { PageJudge } from '../relevance/judge.ts';
-import { entryHints } from './resource-hints.ts';
+import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
 
 export interface RecordedPage {
@@ -30,6 +31,15 @@ export interface RecordedPage {
   hints: UrlHint[];
   /** Time the judge took on this page. */
   judgeMs: number;
+}
+
+/** What PageRecorder reads of the crawl's settings, as the engine builds it. */
+export interface PageRecorderOptions {
+  /** robots.txt product token, matched against robots meta tags and X-Robots-Tag. */
+  agentToken: string;
+  /** Links kept per page (settings.maxLinksPerPage). */
+  maxLinks: number;
+  maxDecodedBytes: number;
 }
 
 interface StoredLinks {
@@ -63,7 +73,7 @@ export class PageRecorder {
     admission: UrlAdmission,
     parser: ParsePool,
     judge: PageJudge,
-    options: { agentToken: string; maxLinks: number; maxDecodedBytes: number },
+    options: PageRecorderOptions,
   ) {
     this.#db = db;
     this.#pages = stores.pages;

@@ -1,5 +1,5 @@
 import { crawlDelaySeconds, isAllowed, productToken, robotsPolicyFromStatus } from '../robots/index.ts';
-import type { CrawlSettings } from '../settings.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
 import type { HostRow, HostStore } from '../store/host-store.ts';
 import { ROBOTS_MAX_AGE_MS, type HostState, type RobotsVerdict } from './host-state.ts';
 
@@ -17,6 +17,9 @@ export type RobotsFetcher = (origin: string) => Promise<RobotsFetchOutcome>;
  */
 export type RobotsUsableHook = (host: HostState) => void;
 
+/** The settings RobotsGate reads: the product token's source, and how long and how often an unavailable robots.txt is retried. */
+export type RobotsGateSettings = Pick<CrawlSettings, 'userAgent' | 'robotsRetryMs' | 'robotsMaxAttempts'>;
+
 /** Stored in hosts.robots_status when robots.txt could not be fetched at all. */
 const UNREACHABLE_STATUS = -1;
 
@@ -26,13 +29,13 @@ const UNREACHABLE_STATUS = -1;
  * 2xx: the rules; 4xx: no restrictions; 5xx or unreachable: nothing allowed, retried later.
  */
 export class RobotsGate {
-  readonly #settings: CrawlSettings;
+  readonly #settings: RobotsGateSettings;
   readonly #hosts: HostStore;
   readonly #fetch: RobotsFetcher;
   readonly #onUsable: RobotsUsableHook;
   readonly #agent: string;
 
-  constructor(settings: CrawlSettings, hosts: HostStore, fetch: RobotsFetcher, onUsable: RobotsUsableHook = () => undefined) {
+  constructor(settings: RobotsGateSettings, hosts: HostStore, fetch: RobotsFetcher, onUsable: RobotsUsableHook = () => undefined) {
     this.#settings = settings;
     this.#hosts = hosts;
     this.#fetch = fetch;

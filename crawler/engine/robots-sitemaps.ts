@@ -4,7 +4,7 @@
  * for the conventional name, so the other hosts a crawl meets cost nothing.
  */
 import { sitemaps } from '../robots/index.ts';
-import type { CrawlSettings } from '../settings.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
 import type { HostState } from './host-state.ts';
 

@@ -1,6 +1,7 @@
 import { ClockCache } from '../frontier/clock-cache.ts';
-import type { LinkEvent, UrlKind } from '../ordering/strategy.ts';
-import type { CrawlSettings } from '../settings.ts';
+import type { LinkEvent } from '../ordering/strategy.ts';
+import { linkKind, type UrlKind } from '../parse/url-kind.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
 import type { HostStore } from '../store/host-store.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
 import type { UrlStore } from '../store/url-store.ts';
@@ -41,6 +42,9 @@ export interface AdmissionHooks {
   linked(link: LinkEvent, placement: NewUrlPlacement | undefined): void;
 }
 
+/** The settings UrlAdmission reads (scope is given built, as a Scope). */
+export type AdmissionSettings = Pick<CrawlSettings, 'maxUrlLength' | 'maxDepth'>;
+
 export const MAX_REDIRECTS = 5;
 
 /**
@@ -50,7 +54,7 @@ export const MAX_REDIRECTS = 5;
  */
 export class UrlAdmission {
   readonly cache: ClockCache;
-  readonly #settings: CrawlSettings;
+  readonly #settings: AdmissionSettings;
   readonly #urls: UrlStore;
   readonly #hosts: HostStore;
   readonly #scope: Scope;
@@ -59,7 +63,7 @@ export class UrlAdmission {
   #resourceKinds: Map<number, UrlKind> | undefined;
 
   constructor(
-    settings: CrawlSettings,
+    settings: AdmissionSettings,
     stores: { urls: UrlStore; hosts: HostStore },
     scope: Scope,
     hooks: AdmissionHooks,
@@ -126,11 +130,6 @@ export class UrlAdmission {
     if (blocked !== null) return { state: UrlState.robotsBlocked, reason: blocked };
     return { state: UrlState.queued, reason: null };
   }
-}
-
-/** LinkEvent.kind as every caller spells it: present only for a site resource. */
-export function linkKind(kind: UrlKind): { kind?: UrlKind } {
-  return kind === 'page' ? {} : { kind };
 }
 
 /** The origin of a canonical URL, which always has the form scheme://authority/path. */

@@ -1,5 +1,6 @@
 import type { PageJudge } from '../relevance/judge.ts';
 import type { Db } from '../store/database.ts';
+import { VerdictStore } from '../store/verdict-store.ts';
 
 /** Pages between two revisions of the stored verdicts. */
 export const REVISE_EVERY = 100;
@@ -14,20 +15,14 @@ export const REVISE_EVERY = 100;
  */
 export class VerdictRevision {
   readonly #judge: PageJudge;
-  readonly #countHot;
-  readonly #revise;
+  readonly #verdicts: VerdictStore;
   #bar: number | null;
   #pages = 0;
 
   constructor(db: Db, judge: PageJudge) {
     this.#judge = judge;
     this.#bar = judge.movingBar?.() ?? null;
-    this.#countHot = db.prepare('SELECT count(*) FROM pages WHERE relevance >= ? AND relevance < ? AND hot = 1').pluck();
-    this.#revise = db.prepare(
-      `UPDATE pages SET judged_hot = (relevance >= :bar),
-         hot = CASE WHEN EXISTS (SELECT 1 FROM labels l WHERE l.url_id = pages.url_id) THEN hot ELSE (relevance >= :bar) END
-       WHERE relevance >= :low AND relevance < :high`,
-    );
+    this.#verdicts = new VerdictStore(db);
   }
 
   /** Counts a judged page; revises when due. Returns the change in hot pages. */
@@ -43,8 +38,8 @@ export class VerdictRevision {
     if (bar === null || previous === null || bar === previous) return 0;
     const low = Math.min(bar, previous);
     const high = Math.max(bar, previous);
-    const before = this.#countHot.get(low, high) as number;
-    this.#revise.run({ bar, low, high });
-    return (this.#countHot.get(low, high) as number) - before;
+    const before = this.#verdicts.countHotBetween(low, high);
+    this.#verdicts.reviseBetween(bar, low, high);
+    return this.#verdicts.countHotBetween(low, high) - before;
   }
 }

@@ -1,4 +1,4 @@
-import type { ExportPage } from './selection.ts';
+import type { ExportPage } from '../library/export-selection.ts';
 
 export const CSV_HEADER = 'url,title,relevance,hot,depth,fetchedAt\r\n';
 

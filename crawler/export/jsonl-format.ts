@@ -1,5 +1,5 @@
-import type { PageFacts } from './page-records.ts';
-import type { ExportPage } from './selection.ts';
+import type { ExportPage } from '../library/export-selection.ts';
+import type { PageFacts } from '../library/page-facts.ts';
 
 /** One JSON object per line and page, for notebooks and pipelines. */
 export function jsonlLine(page: ExportPage, facts: PageFacts, query: string): string {

@@ -1,4 +1,5 @@
-import type { Db } from '../store/database.ts';
+import { lastRun } from '../library/stats.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 
 /** A run whose counters moved this recently and that has not finished is taken to be crawling now. */
 const LIVE_WITHIN_MS = 30_000;
@@ -8,10 +9,8 @@ const LIVE_WITHIN_MS = 30_000;
  * last run has no outcome yet and its counters were saved within LIVE_WITHIN_MS. A run
  * killed without finishing stops looking live once its last update ages.
  */
-export function crawlInProgress(db: Db, now = Date.now()): { lastUpdateMs: number } | undefined {
-  const run = db.prepare('SELECT ended_at AS endedAt, started_at AS startedAt, outcome FROM runs ORDER BY id DESC LIMIT 1').get() as
-    | { endedAt: number | null; startedAt: number; outcome: string | null }
-    | undefined;
+export function crawlInProgress(db: ReadonlyDb, now = Date.now()): { lastUpdateMs: number } | undefined {
+  const run = lastRun(db);
   if (run === undefined || run.outcome !== null) return undefined;
   const last = run.endedAt ?? run.startedAt;
   return now - last <= LIVE_WITHIN_MS ? { lastUpdateMs: now - last } : undefined;

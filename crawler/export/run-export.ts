@@ -1,6 +1,8 @@
-import type { ExportFormat } from '../protocol/api.ts';
+import { countSelected, selectedPages } from '../library/export-selection.ts';
+import { PageFacts } from '../library/page-facts.ts';
+import type { ExportFilter, ExportFormat } from '../protocol/api.ts';
+import { readSnapshot, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings } from '../store/settings-store.ts';
-import type { Db } from '../store/database.ts';
 import { AtomicFile } from './atomic-file.ts';
 import { CSV_HEADER, csvLine } from './csv-format.ts';
 import { ExportError } from './export-error.ts';
@@ -8,8 +10,6 @@ import { jsonlLine } from './jsonl-format.ts';
 import { exportMirror } from './mirror/export.ts';
 import { exportWacz } from './wacz/export.ts';
 import { exportWarc } from './warc/export.ts';
-import { PageFacts } from './page-records.ts';
-import { countSelected, type ExportFilter, selectedPages } from './selection.ts';
 
 export type { ExportFormat };
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['warc', 'wacz', 'jsonl', 'csv', 'mirror'];
@@ -27,7 +27,7 @@ export interface ExportSummary {
  * once complete. `db` should be a connection of its own (read-only is enough), so that a
  * crawl writing on another connection is not disturbed and the export sees one snapshot.
  */
-export async function exportCollection(db: Db, format: ExportFormat, filter: ExportFilter, path: string): Promise<ExportSummary> {
+export async function exportCollection(db: ReadonlyDb, format: ExportFormat, filter: ExportFilter, path: string): Promise<ExportSummary> {
   switch (format) {
     case 'warc':
       return { ...(await exportWarc(db, filter, path)), format };
@@ -46,7 +46,7 @@ export async function exportCollection(db: Db, format: ExportFormat, filter: Exp
  * complete. `db` should be a connection of its own (read-only is enough), so that a crawl
  * writing on another connection is not disturbed and the export sees one snapshot.
  */
-async function exportLines(db: Db, format: 'jsonl' | 'csv', filter: ExportFilter, path: string): Promise<ExportSummary> {
+async function exportLines(db: ReadonlyDb, format: 'jsonl' | 'csv', filter: ExportFilter, path: string): Promise<ExportSummary> {
   if (countSelected(db, filter) === 0) throw new ExportError('no page matches this selection, so there is nothing to export', { filter });
   const query = loadSettings(db)?.query ?? '';
   const facts = new PageFacts(db);
@@ -54,16 +54,13 @@ async function exportLines(db: Db, format: 'jsonl' | 'csv', filter: ExportFilter
   let pages = 0;
   try {
     // One read transaction: the export is a consistent snapshot even while a crawl writes.
-    db.exec('BEGIN');
-    try {
+    await readSnapshot(db, async () => {
       if (format === 'csv') await file.write(CSV_HEADER);
       for (const page of selectedPages(db, filter)) {
         await file.write(format === 'csv' ? csvLine(page) : jsonlLine(page, facts, query));
         pages++;
       }
-    } finally {
-      db.exec('COMMIT');
-    }
+    });
     await file.commit();
   } catch (err) {
     file.discard();

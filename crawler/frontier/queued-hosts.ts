@@ -1,6 +1,6 @@
 /**
  * Which host's queue holds each queued URL, by URL id (ids are dense, so a growable
- * Int32Array costs 4 bytes a URL). Lets the engine re-queue a URL whose priority changed,
+ * Int32Array costs 4 bytes a URL). Lets the frontier re-queue a URL whose priority changed,
  * and tell a live heap entry from one left behind by an earlier priority.
  */
 export class QueuedHosts {

@@ -5,13 +5,15 @@ import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc/http.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
 import { ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
-import type { CrawlSettings } from '../settings.ts';
-import type { Db } from '../store/database.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
+import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
+import { LabelStore } from '../store/label-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { saveSettings } from '../store/settings-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
+import { VerdictStore } from '../store/verdict-store.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
 import { fingerprint } from '../url/fingerprint.ts';
 import { createScope } from '../url/scope.ts';
@@ -68,17 +70,15 @@ export class CollectionBuilder {
   #verdict: Judgement = { relevance: null, hot: false, judgedHot: false, grade: 0 };
   #pages = 0;
   #links = 0;
-  #labels = 0;
-  readonly #insertLabel;
-  readonly #setVerdict;
-  readonly #setDepth;
+  #labelCount = 0;
+  readonly #labels: LabelStore;
+  readonly #verdicts: VerdictStore;
 
   constructor(db: Db, waczPath: string) {
     this.#db = db;
     this.#waczPath = waczPath;
-    this.#insertLabel = db.prepare('INSERT INTO labels (url_id, relevant, labelled_at) VALUES (?, ?, ?) ON CONFLICT(url_id) DO UPDATE SET relevant = excluded.relevant, labelled_at = excluded.labelled_at');
-    this.#setVerdict = db.prepare('UPDATE pages SET relevance = ?, hot = ? WHERE seq = ?');
-    this.#setDepth = db.prepare('UPDATE urls SET depth = ? WHERE id = ?');
+    this.#labels = new LabelStore(db);
+    this.#verdicts = new VerdictStore(db);
   }
 
   async add(record: WarcRecordData): Promise<void> {
@@ -107,7 +107,7 @@ export class CollectionBuilder {
     await this.#flush();
     const recording = this.#recording ?? this.#startRecording(undefined);
     await recording.parser.close();
-    return { pages: this.#pages, links: this.#links, labels: this.#labels, query: recording.settings.query };
+    return { pages: this.#pages, links: this.#links, labels: this.#labelCount, query: recording.settings.query };
   }
 
   #addRequest(record: WarcRecordData): void {
@@ -157,9 +157,9 @@ export class CollectionBuilder {
       maxDecodedBytes: settings.maxDecodedBytes,
     });
     // As a crawl's first run does: the seeds first, so they are the lowest URL ids and resume finds them.
-    this.#db.transaction(() => {
+    writeTransaction(this.#db, () => {
       for (const seed of settings.seeds) admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
-    })();
+    });
     this.#recording = { settings, urls, hosts, recorder, parser };
     return this.#recording;
   }
@@ -217,16 +217,16 @@ export class CollectionBuilder {
     // A 5xx or 429 is stored only once the crawler's retries ran out, and the URL is then failed.
     const failedReason = http.status >= 500 || http.status === 429 ? `http:${http.status}` : null;
     const recorded = await recording.recorder.record(task, result, () => recording.hosts.countPageFetched(task.hostId), failedReason);
-    this.#db.transaction(() => {
+    writeTransaction(this.#db, () => {
       // The judge is asked only about parsed pages; a label can make any page hot.
       if (recorded.relevance !== this.#verdict.relevance || recorded.hot !== this.#verdict.hot) {
-        this.#setVerdict.run(this.#verdict.relevance, this.#verdict.hot ? 1 : 0, recorded.seq);
+        this.#verdicts.setVerdict(recorded.seq, this.#verdict.relevance, this.#verdict.hot);
       }
       if (metadata !== undefined && metadata.label !== null) {
-        this.#insertLabel.run(task.id, metadata.label ? 1 : 0, metadata.labelledAt ?? Date.now());
-        this.#labels++;
+        this.#labels.put(task.id, metadata.label, metadata.labelledAt ?? Date.now());
+        this.#labelCount++;
       }
-    })();
+    });
     this.#pages++;
     this.#links += recorded.links;
   }
@@ -242,7 +242,7 @@ export class CollectionBuilder {
     if (this.#storedUrlIds.has(id)) throw new ImportError(`${this.#waczPath} holds two responses for ${url}; a collection keeps one page per URL`, { path: this.#waczPath, url });
     this.#storedUrlIds.add(id);
     const row = urls.get(id) as NonNullable<ReturnType<UrlStore['get']>>;
-    if (depth !== null && depth !== row.depth) this.#setDepth.run(depth, id);
+    if (depth !== null && depth !== row.depth) urls.setDepth(id, depth);
     return { id, url: row.url, hostId: row.hostId, depth: depth ?? row.depth, redirects: row.redirects, attempts: row.attempts, kind: row.kind };
   }
 }

@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { ForagerError } from '../errors.ts';
-import { requireStrategy } from '../ordering/registry.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings } from '../settings.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../protocol/settings.ts';
+import { parseSettings } from '../settings.ts';
 import { ImportError } from './import-error.ts';
 
 /** What Forager writes in its warcinfo record: the driving query and the crawl settings as JSON. */
@@ -27,41 +26,14 @@ export function foragerInfo(block: Buffer): ForagerInfo {
   return { query: fields.get('x-forager-query') || null, settingsJson: fields.get('x-forager-settings') || null };
 }
 
-/** The types of every setting; unknown keys (from a newer Forager) are dropped, defaults fill the missing ones. */
-const storedSettings = z.object({
-  query: z.string(),
-  seeds: z.array(z.string()),
-  maxPages: z.number().optional(),
-  strategy: z.string().optional(),
-  delayMs: z.number().optional(),
-  delayFactor: z.number().optional(),
-  maxCrawlDelayMs: z.number().optional(),
-  concurrency: z.number().optional(),
-  scope: z.enum(['hosts', 'domains', 'any']).optional(),
-  allowPrivate: z.boolean().optional(),
-  userAgent: z.string().optional(),
-  maxDepth: z.number().optional(),
-  maxPagesPerHost: z.number().optional(),
-  maxUrlLength: z.number().optional(),
-  maxBodyBytes: z.number().optional(),
-  maxDecodedBytes: z.number().optional(),
-  connectTimeoutMs: z.number().optional(),
-  headersTimeoutMs: z.number().optional(),
-  bodyIdleTimeoutMs: z.number().optional(),
-  totalTimeoutMs: z.number().optional(),
-  maxRetries: z.number().optional(),
-  robotsRetryMs: z.number().optional(),
-  robotsMaxAttempts: z.number().optional(),
-  maxLinksPerPage: z.number().optional(),
-  randomSeed: z.number().optional(),
-  hotPredicate: z.string().nullable().optional(),
-  hotThreshold: z.number().nullable().optional(),
-});
-
-function checked(settings: CrawlSettings, waczPath: string): CrawlSettings {
+/**
+ * Checks settings read from an archive with the settings schema (protocol/settings.ts):
+ * types and limits as for stored settings, unknown keys (from a newer Forager) dropped,
+ * defaults for the missing ones, and a known strategy.
+ */
+function checked(settings: unknown, waczPath: string): CrawlSettings {
   try {
-    requireStrategy(settings.strategy);
-    return validateSettings(settings);
+    return parseSettings(settings);
   } catch (err) {
     if (!(err instanceof ForagerError)) throw err;
     throw new ImportError(`the crawl settings in ${waczPath} are not usable: ${err.message}`, { path: waczPath }, { cause: err });
@@ -85,13 +57,7 @@ export function importedSettings(info: ForagerInfo, firstPageUrl: string | undef
   const raw = info.settingsJson === null ? null : parseSettingsJson(info.settingsJson, waczPath);
   // A collection exported before it had settings says "null".
   if (raw !== null) {
-    const parsed = storedSettings.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ImportError(`the crawl settings in ${waczPath} are not usable: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}`, { path: waczPath });
-    }
-    const stored = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
-    return checked({ ...DEFAULT_SETTINGS, ...stored } as CrawlSettings, waczPath);
+    return checked(raw, waczPath);
   }
   if (info.query === null) {
     throw new ImportError(`${waczPath} was not written by Forager: its warcinfo names no x-forager-query, and import rebuilds Forager's own collections only`, { path: waczPath });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CollectionError, ForagerError, UsageError } from '../errors.ts';
-import { openCollection, type Db } from '../store/database.ts';
+import { checkpointAndTruncate, openCollection, skipSyncing, type Db } from '../store/database.ts';
 import { CollectionBuilder, type ImportSummary } from './collection-builder.ts';
 import { ImportError } from './import-error.ts';
 import { openWacz } from './read-wacz.ts';
@@ -62,11 +62,11 @@ export async function importWacz(waczPath: string, dbPath: string): Promise<Impo
   try {
     db = openCollection(tempPath, { create: true });
     // Nothing is gained by syncing a file that a failure deletes whole.
-    db.pragma('synchronous = OFF');
+    skipSyncing(db);
     const builder = new CollectionBuilder(db, waczPath);
     for await (const record of archive.records()) await builder.add(record);
     const summary = await builder.finish();
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    checkpointAndTruncate(db);
     db.close();
     db = undefined;
     placeNew(tempPath, dbPath);

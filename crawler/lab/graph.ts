@@ -1,6 +1,6 @@
 import { ForagerError } from '../errors.ts';
 import { grownInt32 } from '../ordering/crawl-graph.ts';
-import type { UrlHint, UrlKind } from '../ordering/strategy.ts';
+import type { UrlHint, UrlKind } from '../parse/url-kind.ts';
 import { urlKindCode } from '../store/url-kind.ts';
 
 /**

@@ -1,12 +1,13 @@
-import { storedResourceHints } from '../engine/resource-hints.ts';
-import { linkContext, type UrlKind } from '../ordering/strategy.ts';
+import { storedResourceHints } from '../parse/resource-hints.ts';
+import { LabRows, type LabPageRow } from '../library/lab-rows.ts';
+import { linkContext } from '../ordering/strategy.ts';
+import type { UrlKind } from '../parse/url-kind.ts';
 import type { HotRule } from '../relevance/hot.ts';
 import { termCounts } from '../relevance/text.ts';
-import { DEFAULT_SETTINGS } from '../settings.ts';
-import type { Db } from '../store/database.ts';
+import { DEFAULT_SETTINGS } from '../protocol/settings.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 import { loadSettings } from '../store/settings-store.ts';
 import { urlKindOf } from '../store/url-kind.ts';
-import { storedSeedIds, UrlStore } from '../store/url-store.ts';
 import { type LabGraph, LabGraphBuilder } from './graph.ts';
 
 export interface LoadLabGraphOptions {
@@ -14,20 +15,6 @@ export interface LoadLabGraphOptions {
   hotThreshold?: number;
   /** Judge pages hot by a Cho-style predicate on their stored title and text instead. */
   hotRule?: HotRule;
-}
-
-interface PageRow {
-  seq: number;
-  urlId: number;
-  relevance: number | null;
-  hot: number;
-  redirectTo: number | null;
-  status: number;
-}
-
-/** False for a collection older than schema 3 opened as it is (a read-only tool's raw handle): it has no site resources. */
-function hasUrlKinds(db: Db): boolean {
-  return db.prepare("SELECT count(*) FROM pragma_table_info('urls') WHERE name = 'kind'").pluck().get() === 1;
 }
 
 /**
@@ -42,34 +29,31 @@ function hasUrlKinds(db: Db): boolean {
  * Not recoverable from the store: the page order of links (rows come back by target id),
  * and the canonical and meta-refresh targets the engine also counts as outlinks.
  */
-export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGraph {
+export function loadLabGraph(db: ReadonlyDb, options: LoadLabGraphOptions = {}): LabGraph {
   const builder = new LabGraphBuilder();
-  const withKinds = hasUrlKinds(db);
+  const rows = new LabRows(db);
+  const withKinds = rows.hasUrlKinds();
   const resources = new Map<number, UrlKind>();
-  const urls = db.prepare(`SELECT id, url, ${withKinds ? 'kind' : '0'} FROM urls ORDER BY id`).raw().iterate() as IterableIterator<[number, string, number]>;
-  for (const [id, url, code] of urls) {
+  for (const [id, url, code] of rows.urls(withKinds)) {
     builder.node(id, url);
     if (code === 0) continue;
     const kind = urlKindOf(code);
     builder.kind(id, kind);
     resources.set(id, kind);
   }
-  for (const id of storedSeedIds(db)) builder.seed(id);
-  if (withKinds) for (const root of new UrlStore(db).rootResources()) builder.resourceRoot(root.id, root.depth);
+  for (const id of rows.seedIds()) builder.seed(id);
+  if (withKinds) for (const root of rows.rootResources()) builder.resourceRoot(root.id, root.depth);
 
   // Statements cannot run while another iterates: the page list (a few numbers a page) is read first.
-  const pages = db
-    .prepare('SELECT seq, url_id AS urlId, relevance, hot, redirect_to AS redirectTo, status FROM pages ORDER BY seq')
-    .all() as PageRow[];
+  const pages = rows.pages();
   const threshold = options.hotThreshold;
   const rule = options.hotRule;
-  const textOf = db.prepare("SELECT coalesce(title, '') AS title, coalesce(text, '') AS text FROM pages WHERE seq = ?");
   const nodeOfSeq = new Map<number, number>();
   for (const page of pages) {
     const relevance = page.relevance ?? 0;
     let hot: boolean;
     if (rule !== undefined) {
-      const { title, text } = textOf.get(page.seq) as { title: string; text: string };
+      const { title, text } = rows.text(page.seq);
       hot = text !== '' && rule.isHot({ title, text, relevance, titleTerms: termCounts(title), bodyTerms: termCounts(text) });
     } else {
       hot = threshold === undefined ? page.hot === 1 : page.relevance !== null && relevance >= threshold;
@@ -77,40 +61,33 @@ export function loadLabGraph(db: Db, options: LoadLabGraphOptions = {}): LabGrap
     nodeOfSeq.set(page.seq, builder.page(page.urlId, { hot, relevance }));
   }
 
-  if (resources.size > 0) loadHints(db, builder, pages, resources, nodeOfSeq);
+  if (resources.size > 0) loadHints(db, rows, builder, pages, resources, nodeOfSeq);
 
-  const terms = db.prepare("SELECT seq, terms FROM pages WHERE terms IS NOT NULL AND terms <> ''").raw().iterate() as IterableIterator<[number, string]>;
-  for (const [seq, text] of terms) builder.setTerms(nodeOfSeq.get(seq) as number, text.split(' '));
+  for (const [seq, text] of rows.terms()) builder.setTerms(nodeOfSeq.get(seq) as number, text.split(' '));
 
   // Links come in src_seq order (the primary key), so each page's links are contiguous.
-  const links = db
-    .prepare('SELECT src_seq, dst_id, anchor, context_before, context_after FROM links ORDER BY src_seq')
-    .raw()
-    .iterate() as IterableIterator<[number, number, string, string, string]>;
   let next = 0;
-  const begin = (page: PageRow): void => {
+  const begin = (page: LabPageRow): void => {
     builder.beginLinks(nodeOfSeq.get(page.seq) as number);
     if (page.redirectTo !== null) builder.addLink(page.redirectTo, '', '', '');
   };
-  for (const [srcSeq, dstId, anchor, before, after] of links) {
-    while (next < pages.length && (pages[next] as PageRow).seq <= srcSeq) begin(pages[next++] as PageRow);
+  for (const [srcSeq, dstId, anchor, before, after] of rows.links()) {
+    while (next < pages.length && (pages[next] as LabPageRow).seq <= srcSeq) begin(pages[next++] as LabPageRow);
     if (!nodeOfSeq.has(srcSeq)) continue;
     builder.addLink(dstId, '', anchor, linkContext(before, after));
   }
-  while (next < pages.length) begin(pages[next++] as PageRow);
+  while (next < pages.length) begin(pages[next++] as LabPageRow);
   return builder.build();
 }
 
 /** The hints of every stored site resource, re-read from its body as history-replay.ts does. */
-function loadHints(db: Db, builder: LabGraphBuilder, pages: readonly PageRow[], resources: ReadonlyMap<number, UrlKind>, nodeOfSeq: ReadonlyMap<number, number>): void {
+function loadHints(db: ReadonlyDb, rows: LabRows, builder: LabGraphBuilder, pages: readonly LabPageRow[], resources: ReadonlyMap<number, UrlKind>, nodeOfSeq: ReadonlyMap<number, number>): void {
   const limits = loadSettings(db) ?? DEFAULT_SETTINGS;
-  const resourceOf = db.prepare('SELECT u.url, p.body FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?');
-  const linksOf = db.prepare('SELECT u.url, l.dst_id FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?').raw();
   for (const page of pages) {
     const kind = resources.get(page.urlId);
     if (kind === undefined) continue;
-    const { url, body } = resourceOf.get(page.seq) as { url: string; body: Buffer | null };
-    const linkIds = new Map(linksOf.all(page.seq) as [string, number][]);
+    const { url, body } = rows.resource(page.seq);
+    const linkIds = new Map(rows.resourceLinks(page.seq));
     const hints = storedResourceHints({ url, kind, status: page.status, body }, linkIds, limits);
     if (hints.length > 0) builder.setHints(nodeOfSeq.get(page.seq) as number, hints);
   }

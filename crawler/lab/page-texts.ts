@@ -1,6 +1,7 @@
 import type { JudgedPage, PageJudge } from '../relevance/judge.ts';
 import { termCounts } from '../relevance/text.ts';
-import type { Db } from '../store/database.ts';
+import { LabRows } from '../library/lab-rows.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 import type { LabGraph } from './graph.ts';
 
 /** A stored page's words, as the judge reads them. */
@@ -22,17 +23,12 @@ export class LabPageTexts {
     this.#pages = pages;
   }
 
-  static load(db: Db, graph: LabGraph): LabPageTexts {
+  static load(db: ReadonlyDb, graph: LabGraph): LabPageTexts {
     const nodeOf = new Map<number, number>();
     const sourceIds = graph.sourceIds;
     for (let v = 0; v < graph.nodeCount; v++) nodeOf.set(sourceIds === null ? v : (sourceIds[v] as number), v);
     const pages = new Array<PageWords | undefined>(graph.nodeCount);
-    const rows = db.prepare("SELECT url_id AS urlId, coalesce(title, '') AS title, text FROM pages WHERE text IS NOT NULL").iterate() as IterableIterator<{
-      urlId: number;
-      title: string;
-      text: string;
-    }>;
-    for (const row of rows) {
+    for (const row of new LabRows(db).pageTexts()) {
       const v = nodeOf.get(row.urlId);
       if (v !== undefined) pages[v] = { title: row.title, text: row.text, titleTerms: termCounts(row.title), bodyTerms: termCounts(row.text) };
     }

@@ -2,7 +2,7 @@ import { parseHotPredicate } from '../relevance/hot.ts';
 import { CrawlJudge } from '../relevance/judge.ts';
 import { UsageError } from '../errors.ts';
 import { createStrategy, requireStrategy } from '../ordering/registry.ts';
-import type { Db } from '../store/database.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 import { loadSettings } from '../store/settings-store.ts';
 import { checkBudgets, evaluateBudgets, pstCurve } from './evaluate.ts';
 import type { LabGraph } from './graph.ts';
@@ -68,7 +68,7 @@ export function runLabOnGraph(graph: LabGraph, options: LabGraphOptions): LabStr
 }
 
 /** `forager lab`: replays a collection's stored crawl under each strategy. The report is plain JSON. */
-export function runLab(db: Db, options: LabOptions): LabReport {
+export function runLab(db: ReadonlyDb, options: LabOptions): LabReport {
   for (const name of options.strategies) requireStrategy(name);
   checkBudgets(options.budgets);
   const threshold = options.hot !== undefined && /^\s*[\d.]+\s*$/.test(options.hot) ? Number(options.hot) : undefined;

@@ -1,8 +1,8 @@
-import { replayHistory } from '../engine/history-replay.ts';
+import { replayHistory } from './history-replay.ts';
 import { createStrategy } from '../ordering/registry.ts';
 import type { SignalExplanation } from '../protocol/explanation.ts';
-import type { CrawlSettings } from '../settings.ts';
-import type { Db } from '../store/database.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 import { URL_STATE_NAMES, type UrlStateValue } from '../store/url-state.ts';
 import { findUrlId } from './find-url.ts';
 
@@ -34,7 +34,7 @@ const MAX_HOT_DISTANCE = 3;
  * Why a URL has its priority: the collection's history is replayed through its ordering
  * strategy (the same events the crawl produced), then the strategy explains the URL.
  */
-export function explainUrl(db: Db, settings: CrawlSettings, rawUrl: string): UrlExplanation {
+export function explainUrl(db: ReadonlyDb, settings: CrawlSettings, rawUrl: string): UrlExplanation {
   const id = findUrlId(db, rawUrl);
   const row = db.prepare('SELECT url, state, reason, depth FROM urls WHERE id = ?').get(id) as { url: string; state: UrlStateValue; reason: string | null; depth: number };
   const strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
@@ -73,7 +73,7 @@ export function explainUrl(db: Db, settings: CrawlSettings, rawUrl: string): Url
 }
 
 /** Breadth-first over in-links, up to three links back, to the nearest fetched hot page. */
-function hotDistance(db: Db, id: number): number | null {
+function hotDistance(db: ReadonlyDb, id: number): number | null {
   const isHot = db.prepare('SELECT hot FROM pages WHERE url_id = ?').pluck();
   const parentsOf = db.prepare('SELECT p.url_id FROM links l JOIN pages p ON p.seq = l.src_seq WHERE l.dst_id = ?').pluck();
   let frontier = [id];

@@ -1,12 +1,15 @@
 import { UsageError } from '../errors.ts';
-import type { Db } from '../store/database.ts';
-import { HostStore } from '../store/host-store.ts';
-import { UrlStore } from '../store/url-store.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 import { canonicalize } from '../url/canonical.ts';
 import { fingerprint } from '../url/fingerprint.ts';
 
+/*
+ * URLs of a collection: found by what a user typed (canonical form, host, fingerprint), and
+ * the few columns the UI shows, by id.
+ */
+
 /** The id of a URL the collection knows, found by its canonical form; a UsageError when it does not know it. */
-export function findUrlId(db: Db, rawUrl: string): number {
+export function findUrlId(db: ReadonlyDb, rawUrl: string): number {
   let url: string;
   try {
     url = canonicalize(rawUrl);
@@ -14,8 +17,20 @@ export function findUrlId(db: Db, rawUrl: string): number {
     throw new UsageError(`invalid URL "${rawUrl}": ${err instanceof Error ? err.message : String(err)}`, { url: rawUrl });
   }
   const origin = new URL(url).origin;
-  const hostId = new HostStore(db).find(origin);
-  const id = hostId === undefined ? undefined : new UrlStore(db).findIdByFingerprint(hostId, fingerprint(url));
+  const hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck().get(origin) as number | undefined;
+  const id = hostId === undefined ? undefined : (db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck().get(hostId, fingerprint(url)) as number | undefined);
   if (id === undefined) throw new UsageError(`${url} is not in this collection`, { url });
   return id;
+}
+
+export interface UrlRow {
+  id: number;
+  url: string;
+  depth: number;
+}
+
+/** The URL and depth of each id the collection knows (in no particular order; unknown ids are left out). */
+export function urlRows(db: ReadonlyDb, ids: readonly number[]): UrlRow[] {
+  if (ids.length === 0) return [];
+  return db.prepare(`SELECT id, url, depth FROM urls WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as UrlRow[];
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../store/database.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 
 export interface PageSummary {
   seq: number;
@@ -12,7 +12,7 @@ export interface PageSummary {
 }
 
 /** Fetched pages in fetch order, streamed so that a large collection is never held in memory. */
-export function* listPages(db: Db): Generator<PageSummary> {
+export function* listPages(db: ReadonlyDb): Generator<PageSummary> {
   const rows = db
     .prepare(
       `SELECT p.seq, u.url, p.status, u.depth, p.title, p.content_type AS contentType, p.fetched_at AS fetchedAt, p.note

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.ts';
 import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
-import type { Db } from '../store/database.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 import { searchPages } from './search.ts';
 
 /*
@@ -50,7 +50,7 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function pageTable(db: Db, query: Omit<PageListInput, 'collection'>): PageList {
+export function pageTable(db: ReadonlyDb, query: Omit<PageListInput, 'collection'>): PageList {
   const where: string[] = [];
   const params: unknown[] = [];
   if (query.hotOnly === true) where.push('p.hot = 1');
@@ -68,7 +68,7 @@ export function pageTable(db: Db, query: Omit<PageListInput, 'collection'>): Pag
   return { total, offset, pages: rows.map(toRow) };
 }
 
-export function pageRow(db: Db, seq: number): PageRow {
+export function pageRow(db: ReadonlyDb, seq: number): PageRow {
   const row = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE p.seq = ?`).get(seq) as RawRow | undefined;
   if (row === undefined) throw new UsageError(`there is no page number ${seq} in this collection`, { seq });
   return toRow(row);
@@ -82,7 +82,7 @@ export interface PageLinks {
   hasBody: boolean;
 }
 
-export function pageLinks(db: Db, seq: number): PageLinks {
+export function pageLinks(db: ReadonlyDb, seq: number): PageLinks {
   const counts = db
     .prepare(`SELECT count(*) AS outlinks, count(t.seq) AS inCollection FROM links l LEFT JOIN pages t ON t.url_id = l.dst_id WHERE l.src_seq = ?`)
     .get(seq) as { outlinks: number; inCollection: number };
@@ -91,7 +91,7 @@ export function pageLinks(db: Db, seq: number): PageLinks {
 }
 
 /** Full-text search, best first, with each hit's verdict; matched words are wrapped in `marks`. */
-export function searchTable(db: Db, text: string, limit: number, marks: [string, string]): SearchResult[] {
+export function searchTable(db: ReadonlyDb, text: string, limit: number, marks: [string, string]): SearchResult[] {
   const hits = searchPages(db, text, { limit, highlight: marks });
   if (hits.length === 0) return [];
   const verdict = db.prepare('SELECT relevance, hot FROM pages WHERE seq = ?');

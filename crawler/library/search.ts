@@ -1,4 +1,4 @@
-import type { Db } from '../store/database.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 
 export interface SearchHit {
   rank: number;
@@ -25,7 +25,7 @@ export function toFtsQuery(text: string): string {
 }
 
 /** Full-text search over titles and text, best first (BM25, title weighted above body). */
-export function searchPages(db: Db, text: string, options: SearchOptions = {}): SearchHit[] {
+export function searchPages(db: ReadonlyDb, text: string, options: SearchOptions = {}): SearchHit[] {
   const match = toFtsQuery(text);
   if (match === '') return [];
   const [open, close] = options.highlight ?? ['[', ']'];

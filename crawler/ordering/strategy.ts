@@ -1,3 +1,4 @@
+import type { UrlHint, UrlKind } from '../parse/url-kind.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 
 /**
@@ -16,8 +17,6 @@ import type { PriorityExplanation } from '../protocol/explanation.ts';
  * listed URL it says something about, then fetched(R) with relevance 0 and no terms.
  */
 
-/** What a URL is expected to hold: an ordinary page, or a site resource that lists pages. */
-export type UrlKind = 'page' | 'sitemap' | 'search-index';
 export interface LinkEvent {
   /** The fetched page the link is on; null for a seed. */
   srcId: number | null;
@@ -36,26 +35,10 @@ export interface LinkEvent {
   kind?: UrlKind;
 }
 
-/** What a site resource says about a page before it is fetched. */
-export interface UrlHint {
-  /** The page (a URL id given in an earlier linked()). */
-  id: number;
-  source: 'sitemap' | 'search-index';
-  /** Content terms (Porter stems as text.ts makes them) a search index lists for the page's body. */
-  terms?: readonly string[];
-  /** Terms of the page's title, from a search index. */
-  titleTerms?: readonly string[];
-  /** A sitemap's lastmod, in epoch ms. */
-  lastModified?: number;
-}
-
 /** A link's context as strategies see it: the words before and after the anchor, joined by a space. */
 export function linkContext(before: string, after: string): string {
   return before !== '' && after !== '' ? `${before} ${after}` : before || after;
 }
-
-/** How many of a page's distinct terms a verdict carries: enough to learn from, bounded in memory. */
-export const MAX_PAGE_TERMS = 200;
 
 /** What the caller learnt by fetching a page. */
 export interface PageVerdict {

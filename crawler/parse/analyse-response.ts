@@ -2,11 +2,14 @@ import { gzipSync } from 'node:zlib';
 import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
-import { MAX_PAGE_TERMS, type UrlKind } from '../ordering/strategy.ts';
 import { lineHashes } from '../relevance/template-lines.ts';
 import { termCounts } from '../relevance/text.ts';
 import type { ResourceKind } from './resource-entries.ts';
 import { analyseSiteResource, type ResourceAnalysis } from './site-resources.ts';
+import type { UrlKind } from './url-kind.ts';
+
+/** How many of a page's distinct terms a verdict carries: enough to learn from, bounded in memory. */
+export const MAX_PAGE_TERMS = 200;
 
 /** What the parser needs from one HTTP response. Plain data, so it can cross to a worker thread. */
 export interface ResponseInput {

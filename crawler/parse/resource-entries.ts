@@ -3,7 +3,7 @@
  * with what the resource says about it. Shared by the readers (sitemap.ts, search-index.ts)
  * and the dispatcher (site-resources.ts), and by what records and replays the entries.
  */
-import type { UrlHint, UrlKind } from '../ordering/strategy.ts';
+import type { UrlHint, UrlKind } from './url-kind.ts';
 
 export type ResourceKind = Exclude<UrlKind, 'page'>;
 

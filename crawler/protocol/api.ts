@@ -8,9 +8,9 @@ import type { CrawlStats, HarvestPoint } from './crawl-stats.ts';
 import type { LabReport } from './lab-report.ts';
 import type { ErrorCode } from './error-codes.ts';
 import type { SignalExplanation } from './explanation.ts';
+import type { CrawlSettings, NewCrawlSettingKey } from './settings.ts';
 
 // This file is imported by the renderer too, so it imports nothing that needs Node.
-export type ScopeMode = 'hosts' | 'domains' | 'any';
 export type { HarvestPoint };
 export type { BudgetResult as LabBudgetResult, LabReport, LabStrategyReport as LabStrategyResult } from './lab-report.ts';
 
@@ -33,22 +33,14 @@ export interface CollectionInfo {
 
 export type CrawlState = 'idle' | 'running' | 'paused' | 'stopping';
 
-/** What the "New crawl" form sends. Everything but the query and seeds has a default. */
-export interface NewCollectionInput {
+/**
+ * What the "New crawl" form sends: the query, the seeds and the settings of NEW_CRAWL_SETTINGS
+ * (protocol/settings.ts, whose schema gives their types and limits); every setting left out
+ * has its default.
+ */
+export interface NewCollectionInput extends Pick<CrawlSettings, 'query' | 'seeds'>, Partial<Pick<CrawlSettings, NewCrawlSettingKey>> {
   /** File name to use; derived from the query when omitted. Letters, digits, '-', '_' and spaces. */
   name?: string;
-  query: string;
-  seeds: string[];
-  maxPages?: number;
-  delayMs?: number;
-  scope?: ScopeMode;
-  strategy?: string;
-  concurrency?: number;
-  maxDepth?: number;
-  /** A Cho-style hot predicate such as "title:wal|body>=3:checkpoint". */
-  hotPredicate?: string | null;
-  hotThreshold?: number | null;
-  allowPrivate?: boolean;
   /** Start crawling at once (default true). */
   start?: boolean;
 }

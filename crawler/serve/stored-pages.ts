@@ -6,7 +6,7 @@ import type { StoredPagesFactory } from './server.ts';
 
 /** Stored pages under /stored/: in-collection links stay in the viewer, others go through the external-link page. */
 export function createServeStoredPages(service: ForagerService): StoredPagesFactory {
-  const source = createCollectionPageSource((collection) => service.database(collection));
+  const source = createCollectionPageSource((collection) => service.reader(collection));
   return (linkPrefix) => {
     const handler = createStoredPageHandler(source, viewerRoutes('serve', linkPrefix));
     return async (request) => {

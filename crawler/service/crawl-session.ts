@@ -1,6 +1,7 @@
-import { CrawlEngine, type FailureEvent, type PageEvent, type RunOutcome } from '../engine/engine.ts';
-import { collectionStats, harvestSeries } from '../engine/stats.ts';
-import type { CrawlSettings } from '../settings.ts';
+import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
+import { urlRows } from '../library/find-url.ts';
+import { collectionStats, harvestSeries } from '../library/stats.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
 import type { Db } from '../store/database.ts';
 import type { CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from '../protocol/api.ts';
 
@@ -76,12 +77,12 @@ export class CrawlSession {
     const series = this.#storedSeries();
     this.#series = series;
     const engine = new CrawlEngine(this.#db, settings);
-    engine.on('page', (page: PageEvent) => series.add(page.hot));
-    engine.on('failure', (failure: FailureEvent) => {
+    engine.on('page', (page) => series.add(page.hot));
+    engine.on('failure', (failure) => {
       if (!failure.willRetry) this.#problem('failure', failure.url, failure.reason);
     });
-    engine.on('blocked', (event: { url: string; reason: string }) => this.#problem('robots', event.url, event.reason));
-    engine.on('state', (state: 'running' | 'paused') => {
+    engine.on('blocked', (blocked) => this.#problem('robots', blocked.url, blocked.reason));
+    engine.on('state', (state) => {
       if (this.#state !== 'stopping') this.#state = state;
     });
     this.#engine = engine;
@@ -119,7 +120,7 @@ export class CrawlSession {
     const stats = engine?.stats() ?? collectionStats(this.#db);
     // The dashboard's figures are the stats less the engine's diagnostics.
     const { hosts: _hosts, seenCacheHitRate: _hitRate, orderingMs: _orderingMs, ...figures } = stats;
-    const hosts: HostActivity[] = (engine?.hostActivity(MAX_HOSTS) ?? []).map((h) => ({ ...h, nextAllowedAt: h.nextAllowedAt === null ? null : new Date(h.nextAllowedAt).toISOString() }));
+    const hosts: HostActivity[] = engine?.hostActivity(MAX_HOSTS) ?? [];
     return {
       collection: this.collection,
       state: this.#state,
@@ -143,7 +144,7 @@ export class CrawlSession {
     if (engine === undefined) return [];
     const top = engine.frontierTop(limit);
     if (top.length === 0) return [];
-    const rows = this.#db.prepare(`SELECT id, url, depth FROM urls WHERE id IN (${top.map(() => '?').join(',')})`).all(...top.map((t) => t.urlId)) as { id: number; url: string; depth: number }[];
+    const rows = urlRows(this.#db, top.map((t) => t.urlId));
     const byId = new Map(rows.map((r) => [r.id, r]));
     return top.flatMap((t) => {
       const row = byId.get(t.urlId);

@@ -6,7 +6,8 @@
  * the service allocate without limit.
  */
 import { z } from 'zod';
-import type { ApiMethod } from '../protocol/api.ts';
+import type { ApiErrorBody, ApiMethod, NewCollectionInput } from '../protocol/api.ts';
+import { crawlSettingsSchema, NEW_CRAWL_INPUT_BOUNDS as BOUNDS, NEW_CRAWL_SETTINGS, optionalSettingFields } from '../protocol/settings.ts';
 
 const MAX_TEXT = 2_000;
 const collection = z.string().min(1).max(200);
@@ -24,26 +25,28 @@ const exportFilter = z.strictObject({
 
 const noInput = z.union([z.undefined(), z.strictObject({})]);
 
+/**
+ * createCollection: the query, the seeds and the settings the New crawl form may set, with the
+ * settings schema's types and limits (no defaults: the service fills them in), bounded in size
+ * for the transport; `name` and `start` are the service's own.
+ */
+const settings = crawlSettingsSchema.shape;
+const newCollection = z.strictObject({
+  name: z.string().min(1).max(BOUNDS.nameLength).optional(),
+  query: settings.query.min(1).max(BOUNDS.queryLength),
+  seeds: z.array(settings.seeds.element.min(1).max(BOUNDS.seedLength)).min(1).max(BOUNDS.seedCount),
+  ...optionalSettingFields(NEW_CRAWL_SETTINGS),
+  strategy: settings.strategy.unwrap().min(1).max(BOUNDS.strategyLength).optional(),
+  hotPredicate: settings.hotPredicate.unwrap().unwrap().max(BOUNDS.hotPredicateLength).nullable().optional(),
+  start: z.boolean().optional(),
+}) satisfies z.ZodType<NewCollectionInput>;
+
 export const INPUT_SCHEMAS = {
   info: noInput,
   listCollections: noInput,
-  createCollection: z.strictObject({
-    name: z.string().min(1).max(100).optional(),
-    query: z.string().min(1).max(MAX_TEXT),
-    seeds: z.array(z.string().min(1).max(4096)).min(1).max(1000),
-    maxPages: z.number().int().min(1).max(100_000_000).optional(),
-    delayMs: count(3_600_000).optional(),
-    scope: z.enum(['hosts', 'domains', 'any']).optional(),
-    strategy: z.string().min(1).max(40).optional(),
-    concurrency: z.number().int().min(1).max(256).optional(),
-    maxDepth: z.number().int().min(0).max(1000).optional(),
-    hotPredicate: z.string().max(MAX_TEXT).nullable().optional(),
-    hotThreshold: z.number().min(0).max(1).nullable().optional(),
-    allowPrivate: z.boolean().optional(),
-    start: z.boolean().optional(),
-  }),
+  createCollection: newCollection,
   deleteCollection: collectionRef,
-  startCrawl: z.strictObject({ collection, maxPages: z.number().int().min(1).max(100_000_000).optional() }),
+  startCrawl: z.strictObject({ collection, ...optionalSettingFields(['maxPages']) }),
   pauseCrawl: collectionRef,
   resumeCrawl: collectionRef,
   stopCrawl: collectionRef,
@@ -85,4 +88,14 @@ export function checkInput(method: ApiMethod, input: unknown): CheckedInput {
   const issue = result.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? 'input' : issue.path.join('.');
   return { ok: false, message: `${method}: ${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+export type CheckedCall = { ok: true; method: ApiMethod; input: unknown } | { ok: false; error: ApiErrorBody };
+
+/** Checks one call as a transport received it: a known method name, and an input its schema accepts. */
+export function checkCall(method: unknown, input: unknown): CheckedCall {
+  if (!isApiMethod(method)) return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `there is no API method "${String(method).slice(0, 60)}"` } };
+  const checked = checkInput(method, input);
+  if (!checked.ok) return { ok: false, error: { code: 'INVALID_INPUT', message: checked.message } };
+  return { ok: true, method, input: checked.value };
 }

@@ -8,10 +8,12 @@ import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-e
 import { runLab as replayLab } from '../lab/run-lab.ts';
 import { setLabel } from '../library/labels.ts';
 import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
+import { collectionSummary } from '../library/stats.ts';
 import { requireStrategy, strategyNames } from '../ordering/registry.ts';
 import { parseHotPredicate } from '../relevance/hot.ts';
-import { canonicalSeeds, DEFAULT_SETTINGS, FORAGER_VERSION, validateSettings, type CrawlSettings } from '../settings.ts';
-import { openCollection, type Db } from '../store/database.ts';
+import { DEFAULT_SETTINGS, FORAGER_VERSION, type CrawlSettings } from '../protocol/settings.ts';
+import { canonicalSeeds, validateSettings } from '../settings.ts';
+import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import type {
   ApiErrorBody, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
@@ -34,12 +36,20 @@ export interface ServiceOptions {
   statusIntervalMs?: number;
 }
 
+/** The service's events and their arguments: listeners are checked against these. */
+export interface ForagerServiceEvents {
+  /** What transports push to the UI: a crawl's status, the list of collections. */
+  event: [event: ServiceEvent];
+  /** `ended:<collection>`: that collection's crawl ended, however it ended (close() waits for it). */
+  [ended: `ended:${string}`]: [];
+}
+
 /**
  * The service behind the UI: collections in a directory, a crawl engine per collection
  * while it crawls, the library's queries, exports and the lab. Methods throw ForagerErrors;
- * transports turn them into ApiErrorBody replies. Emits 'event' (ServiceEvent).
+ * transports turn them into ApiErrorBody replies. Emits ForagerServiceEvents.
  */
-export class ForagerService extends EventEmitter implements ForagerApi {
+export class ForagerService extends EventEmitter<ForagerServiceEvents> implements ForagerApi {
   readonly #files: CollectionFiles;
   readonly #dbs = new Map<string, Db>();
   readonly #sessions = new Map<string, CrawlSession>();
@@ -66,6 +76,14 @@ export class ForagerService extends EventEmitter implements ForagerApi {
       this.#dbs.set(collection, db);
     }
     return db;
+  }
+
+  /**
+   * The same connection seen as a reader, for the library's queries and the viewer: they
+   * cannot write through it. (Exports and the lab open read-only connections of their own.)
+   */
+  reader(collection: string): ReadonlyDb {
+    return this.database(collection);
   }
 
   /** The file of a finished export, for the transport to deliver. */
@@ -144,15 +162,15 @@ export class ForagerService extends EventEmitter implements ForagerApi {
   }
 
   async listPages(input: PageListInput): Promise<PageList> {
-    return pageTable(this.database(input.collection), input);
+    return pageTable(this.reader(input.collection), input);
   }
 
   async searchPages(input: SearchInput): Promise<SearchResult[]> {
-    return searchTable(this.database(input.collection), input.text, input.limit ?? 50, [MARK_START, MARK_END]);
+    return searchTable(this.reader(input.collection), input.text, input.limit ?? 50, [MARK_START, MARK_END]);
   }
 
   async getPage(input: PageRef): Promise<PageDetail> {
-    const db = this.database(input.collection);
+    const db = this.reader(input.collection);
     const row = pageRow(db, input.seq);
     const links = pageLinks(db, input.seq);
     const html = links.hasBody && /html/i.test(row.contentType ?? '');
@@ -251,19 +269,18 @@ export class ForagerService extends EventEmitter implements ForagerApi {
     try {
       const path = this.#files.pathOf(id);
       bytesOnDisk = statSync(path).size + sizeIfExists(`${path}-wal`);
-      const db = this.database(id);
+      const db = this.reader(id);
       const settings = loadSettings(db);
-      const counts = db.prepare('SELECT count(*) AS pages, coalesce(sum(hot), 0) AS hot, min(fetched_at) AS first, max(fetched_at) AS last FROM pages').get() as { pages: number; hot: number; first: number | null; last: number | null };
-      const created = db.prepare('SELECT min(started_at) FROM runs').pluck().get() as number | null;
+      const summary = collectionSummary(db);
       return {
         id,
         query: settings?.query ?? null,
         seeds: settings?.seeds ?? [],
-        pages: counts.pages,
-        hot: counts.hot,
+        pages: summary.pages,
+        hot: summary.hot,
         bytesOnDisk,
-        createdAt: isoOrNull(created ?? counts.first),
-        lastCrawledAt: isoOrNull(counts.last),
+        createdAt: isoOrNull(summary.createdAt),
+        lastCrawledAt: isoOrNull(summary.lastCrawledAt),
         crawl: this.#sessions.get(id)?.state ?? 'idle',
         problem: null,
       };

@@ -3,7 +3,51 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { CollectionError } from '../errors.ts';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 
+/**
+ * A writable connection: better-sqlite3's Database, with every write (statements that run,
+ * exec, pragmas, transactions). The crawl, the import, labelling and the service's own
+ * connections are Dbs; they write through the stores in this folder. A Db can be passed
+ * wherever a ReadonlyDb is expected.
+ */
 export type Db = Database.Database;
+
+/**
+ * A prepared statement that can only read: better-sqlite3's Statement without run(), and
+ * without `database` (which would hand back the writable connection). SQLite decides
+ * whether SQL writes; this type keeps read-only code from asking it to (a statement with
+ * RETURNING could still write through get(), which a connection opened read-only refuses).
+ */
+export interface ReadStatement<BindParameters extends unknown[] = unknown[], Result = unknown> {
+  readonly source: string;
+  readonly reader: boolean;
+  readonly busy: boolean;
+  get(...params: BindParameters): Result | undefined;
+  all(...params: BindParameters): Result[];
+  iterate(...params: BindParameters): IterableIterator<Result>;
+  pluck(toggleState?: boolean): this;
+  expand(toggleState?: boolean): this;
+  raw(toggleState?: boolean): this;
+  bind(...params: BindParameters): this;
+  columns(): Database.ColumnDefinition[];
+  safeIntegers(toggleState?: boolean): this;
+}
+
+/**
+ * A connection that can only read (after Signal Desktop's ReadableDB): statements without
+ * run(), and no exec, pragma or transaction. The export, the lab, the viewer and the
+ * library's read models take one, so that they cannot write to a collection by accident;
+ * `openCollection(path, { readonly: true })` returns one, which SQLite also opens
+ * read-only. A consistent snapshot over several reads is `readSnapshot`.
+ */
+export interface ReadonlyDb {
+  readonly name: string;
+  readonly open: boolean;
+  /** True when the connection itself is read-only (opened so), false for a writable Db seen as a reader. */
+  readonly readonly: boolean;
+  readonly inTransaction: boolean;
+  prepare(source: string): ReadStatement;
+  close(): void;
+}
 
 export interface OpenCollectionOptions {
   /** Create the file when it does not exist. */
@@ -51,9 +95,13 @@ function migrate(db: Db, path: string, readonly: boolean): void {
 /**
  * Opens (or creates) a collection file: WAL mode, the Forager application id checked,
  * and the schema migrated to the current version. Every failure is a CollectionError
- * with a one-line message fit for the CLI.
+ * with a one-line message fit for the CLI. Opened with `readonly: true` (SQLite's read-only
+ * mode) it is a ReadonlyDb; without it, a writable Db.
  */
-export function openCollection(path: string, options: OpenCollectionOptions): Db {
+export function openCollection(path: string, options: OpenCollectionOptions & { readonly: true }): ReadonlyDb;
+export function openCollection(path: string, options: OpenCollectionOptions & { readonly?: false }): Db;
+export function openCollection(path: string, options: OpenCollectionOptions): Db | ReadonlyDb;
+export function openCollection(path: string, options: OpenCollectionOptions): Db | ReadonlyDb {
   checkFileBeforeOpen(path, options);
   let db: Db;
   try {
@@ -85,4 +133,39 @@ export function openCollection(path: string, options: OpenCollectionOptions): Db
     if (err instanceof CollectionError) throw err;
     throw new CollectionError(`cannot use ${path}: ${describe(err)}`, { path }, { cause: err });
   }
+}
+
+/**
+ * Runs `read` in one read transaction, so that every query it makes sees the same snapshot
+ * even while a crawl writes on another connection (a long export, say). Deferred: the
+ * snapshot starts with the first read; nothing is written, and the transaction ends when
+ * `read` settles. Not nested: the connection must not be in a transaction already.
+ */
+export async function readSnapshot<T>(db: ReadonlyDb, read: () => Promise<T>): Promise<T> {
+  // The one place a reader's connection is seen as what it is: BEGIN and COMMIT write nothing.
+  const connection = db as Db;
+  connection.exec('BEGIN');
+  try {
+    return await read();
+  } finally {
+    connection.exec('COMMIT');
+  }
+}
+
+/** Runs `write` in one transaction (nested: a savepoint), so that what it writes is stored together or not at all. */
+export function writeTransaction<T>(db: Db, write: () => T): T {
+  return db.transaction(write)();
+}
+
+/**
+ * SQLite stops syncing writes to disk: for a collection being built from scratch (an
+ * import), since nothing is gained by syncing a file that a failure deletes whole.
+ */
+export function skipSyncing(db: Db): void {
+  db.pragma('synchronous = OFF');
+}
+
+/** Copies the WAL into the database file and empties it, so that the file stands alone. */
+export function checkpointAndTruncate(db: Db): void {
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }

@@ -27,22 +27,3 @@ export class RunStore {
     this.#finish.run(outcome, this.id);
   }
 }
-
-export interface RunTotals {
-  pages: number;
-  bytes: number;
-  seconds: number;
-  seenLookups: number;
-  seenHits: number;
-}
-
-export function runTotals(db: Db): RunTotals {
-  const row = db
-    .prepare(
-      `SELECT coalesce(sum(pages), 0) AS pages, coalesce(sum(bytes), 0) AS bytes,
-              coalesce(sum(max(coalesce(ended_at, started_at) - started_at, 0)), 0) / 1000.0 AS seconds,
-              coalesce(sum(seen_lookups), 0) AS seenLookups, coalesce(sum(seen_hits), 0) AS seenHits FROM runs`,
-    )
-    .get() as RunTotals;
-  return row;
-}

@@ -1,11 +1,12 @@
 import { CollectionError } from '../errors.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings } from '../settings.ts';
-import type { Db } from './database.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../protocol/settings.ts';
+import { validateSettings } from '../settings.ts';
+import type { Db, ReadonlyDb } from './database.ts';
 
 const KEY = 'crawl';
 
 /** Reads the crawl settings stored in a collection, filling in defaults added since it was written. */
-export function loadSettings(db: Db): CrawlSettings | undefined {
+export function loadSettings(db: ReadonlyDb): CrawlSettings | undefined {
   const raw = db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(KEY) as string | undefined;
   if (raw === undefined) return undefined;
   let parsed: unknown;

@@ -1,4 +1,4 @@
-import type { UrlKind } from '../ordering/strategy.ts';
+import type { UrlKind } from '../parse/url-kind.ts';
 
 /**
  * How a URL's kind is stored: urls.kind holds a small integer (0 page, 1 sitemap, 2 search

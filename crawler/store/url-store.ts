@@ -1,5 +1,5 @@
-import type { UrlKind } from '../ordering/strategy.ts';
-import type { Db } from './database.ts';
+import type { UrlKind } from '../parse/url-kind.ts';
+import type { Db, ReadonlyDb } from './database.ts';
 import { urlKindCode, urlKindOf } from './url-kind.ts';
 import { UrlState, type UrlStateValue } from './url-state.ts';
 
@@ -37,10 +37,23 @@ export interface RootResource {
 
 /** Seeds are the URLs stored at depth 0 with no parent; ids give discovery order. */
 const SEED_IDS = 'SELECT id FROM urls WHERE depth = 0 AND parent_id IS NULL ORDER BY id';
+/** Site resources admitted outside any page (robots.txt Sitemap lines, a seed host's /sitemap.xml), in discovery order. */
+const ROOT_RESOURCES = 'SELECT id, url, depth, kind FROM urls WHERE kind <> 0 AND parent_id IS NULL AND depth > 0 ORDER BY id';
 
 /** The seeds' ids, for readers that may hold a collection of an older schema as it is (UrlStore needs the current one). */
-export function storedSeedIds(db: Db): number[] {
+export function storedSeedIds(db: ReadonlyDb): number[] {
   return db.prepare(SEED_IDS).pluck().all() as number[];
+}
+
+/** Site resources admitted outside any page, in discovery order, for readers (schema 3 and later). */
+export function storedRootResources(db: ReadonlyDb): RootResource[] {
+  return rootResourcesOf(db.prepare(ROOT_RESOURCES).all() as RootResourceRow[]);
+}
+
+type RootResourceRow = Omit<RootResource, 'kind'> & { kind: number };
+
+function rootResourcesOf(rows: RootResourceRow[]): RootResource[] {
+  return rows.map((r) => ({ ...r, kind: urlKindOf(r.kind) }));
 }
 
 export interface FrontierEntry {
@@ -64,6 +77,7 @@ export class UrlStore {
   readonly #promoteKind;
   readonly #resourceKinds;
   readonly #rootResources;
+  readonly #setDepth;
 
   constructor(db: Db) {
     this.#findByFp = db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck();
@@ -82,7 +96,8 @@ export class UrlStore {
     this.#get = db.prepare('SELECT id, url, host_id AS hostId, depth, state, parent_id AS parentId, redirects, attempts, reason, kind FROM urls WHERE id = ?');
     this.#promoteKind = db.prepare(`UPDATE urls SET kind = ? WHERE id = ? AND kind = 0 AND state = ${UrlState.queued}`);
     this.#resourceKinds = db.prepare('SELECT id, kind FROM urls WHERE kind <> 0').raw();
-    this.#rootResources = db.prepare('SELECT id, url, depth, kind FROM urls WHERE kind <> 0 AND parent_id IS NULL AND depth > 0 ORDER BY id');
+    this.#rootResources = db.prepare(ROOT_RESOURCES);
+    this.#setDepth = db.prepare('UPDATE urls SET depth = ? WHERE id = ?');
   }
 
   findIdByFingerprint(hostId: number, fp: bigint): number | undefined {
@@ -117,8 +132,7 @@ export class UrlStore {
 
   /** Site resources admitted outside any page, in discovery order. */
   rootResources(): RootResource[] {
-    const rows = this.#rootResources.all() as (Omit<RootResource, 'kind'> & { kind: number })[];
-    return rows.map((r) => ({ ...r, kind: urlKindOf(r.kind) }));
+    return rootResourcesOf(this.#rootResources.all() as RootResourceRow[]);
   }
 
   /** The seeds' ids in discovery order: seeds are the URLs stored at depth 0 with no parent. */
@@ -156,6 +170,11 @@ export class UrlStore {
     this.#requeue.run(reason, id);
     this.#count(UrlState.inflight, -1);
     this.#count(UrlState.queued, 1);
+  }
+
+  /** Sets the depth a URL was found at (an import restores the crawl's own). */
+  setDepth(id: number, depth: number): void {
+    this.#setDepth.run(depth, id);
   }
 
   get(id: number): (QueuedUrl & { state: UrlStateValue; parentId: number | null; reason: string | null }) | undefined {

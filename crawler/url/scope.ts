@@ -14,10 +14,8 @@
  */
 import { getDomain } from 'tldts';
 import { UsageError } from '../errors.ts';
-import type { ScopeMode } from '../settings.ts';
+import { SCOPES, type ScopeMode } from '../protocol/settings.ts';
 import { canonicalize } from './canonical.ts';
-
-export type { ScopeMode };
 
 export interface ScopeDecision {
   allowed: boolean;
@@ -31,8 +29,6 @@ export interface Scope {
   explain(url: URL | string): ScopeDecision;
 }
 
-const SCOPE_MODES: readonly ScopeMode[] = ['hosts', 'domains', 'any'];
-
 const TLDTS_OPTIONS = { allowPrivateDomains: true, extractHostname: false } as const;
 
 /** eTLD+1 of a hostname, or null for IP addresses, localhost, bare suffixes and single labels. */
@@ -44,8 +40,8 @@ export function registrableDomain(hostname: string): string | null {
 
 /** Throws UsageError for an unknown mode or no seeds, InvalidUrlError for a bad seed. */
 export function createScope(mode: ScopeMode, seedUrls: readonly string[]): Scope {
-  if (!SCOPE_MODES.includes(mode)) {
-    throw new UsageError(`scope must be one of ${SCOPE_MODES.join(', ')}, got "${String(mode)}"`, { mode });
+  if (!(SCOPES as readonly string[]).includes(mode)) {
+    throw new UsageError(`scope must be one of ${SCOPES.join(', ')}, got "${String(mode)}"`, { mode });
   }
   if (mode !== 'any' && seedUrls.length === 0) {
     throw new UsageError(`scope "${mode}" needs at least one seed URL`, { mode });

@@ -1,13 +1,14 @@
 /**
- * Reads stored pages for the viewer from collections. The body column holds the gzipped
+ * Stored pages for the viewer, read from collections through the library's PageLookup
+ * (library/page-lookup.ts, on a read-only view of each connection). The body column holds the gzipped
  * body bytes as received (after Content-Encoding); `charset` is the encoding the parser
  * decoded it with, so decoding it again with that label gives the text the crawler read.
  */
 import { gunzipSync } from 'node:zlib';
 import { decodeHtml } from '../parse/charset.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
-import type { Db } from '../store/database.ts';
-import { fingerprint } from '../url/fingerprint.ts';
+import { PageLookup, type StoredPageRow } from '../library/page-lookup.ts';
+import type { ReadonlyDb } from '../store/database.ts';
 
 export interface StoredPage {
   /** The canonical URL the page was fetched from. */
@@ -38,60 +39,12 @@ export const MAX_STORED_URL_LENGTH = 1_000_000;
 /** A stored body never inflates past this; the crawler's own limit is far lower. */
 const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 
-interface PageRow {
-  url: string;
-  status: number;
-  contentType: string | null;
-  charset: string | null;
-  body: Buffer | null;
-  bodyBytes: number;
-  note: string | null;
-  redirectTo: string | null;
-}
-
-interface PageByUrl {
-  seq: number;
-  status: number;
-  contentType: string | null;
-  hasBody: number;
-  note: string | null;
-  redirectTo: number | null;
-}
-
-interface Statements {
-  page: (seq: number) => PageRow | undefined;
-  hostId: (origin: string) => number | undefined;
-  urlByFingerprint: (hostId: number, fp: bigint) => { id: number; url: string } | undefined;
-  pageOfUrl: (urlId: number) => PageByUrl | undefined;
-}
-
-function prepare(db: Db): Statements {
-  const page = db.prepare(
-    `SELECT u.url, p.status, p.content_type AS contentType, p.charset, p.body, p.body_bytes AS bodyBytes, p.note,
-            r.url AS redirectTo
-       FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls r ON r.id = p.redirect_to
-      WHERE p.seq = ?`,
-  );
-  const hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
-  const urlByFingerprint = db.prepare('SELECT id, url FROM urls WHERE host_id = ? AND fp = ?');
-  const pageOfUrl = db.prepare(
-    `SELECT seq, status, content_type AS contentType, body IS NOT NULL AS hasBody, note, redirect_to AS redirectTo
-       FROM pages WHERE url_id = ?`,
-  );
-  return {
-    page: (seq) => page.get(seq) as PageRow | undefined,
-    hostId: (origin) => hostId.get(origin) as number | undefined,
-    urlByFingerprint: (host, fp) => urlByFingerprint.get(host, fp) as { id: number; url: string } | undefined,
-    pageOfUrl: (urlId) => pageOfUrl.get(urlId) as PageByUrl | undefined,
-  };
-}
-
 /** HTML the parser would read: an HTML type, a body, and bytes that did not look binary. */
 export function isHtmlPage(contentType: string | null, hasBody: boolean, note: string | null): boolean {
   return hasBody && isParseableHtml(parseContentType(contentType ?? undefined).mime) && !(note?.startsWith('content-type-mismatch') ?? false);
 }
 
-function decodeBody(row: PageRow): string | null {
+function decodeBody(row: StoredPageRow): string | null {
   if (row.body === null || !isHtmlPage(row.contentType, true, row.note)) return null;
   return decodeStoredBody(row.body, row.charset, row.contentType);
 }
@@ -107,37 +60,21 @@ export function decodeStoredBody(body: Buffer, charset: string | null, contentTy
   return decodeHtml(bytes, charset ?? parseContentType(contentType ?? undefined).charset).text;
 }
 
-/** The hosts-table key of a canonical URL: everything before its path, as the crawler stores it. */
-export function originOf(canonicalUrl: string): string | undefined {
-  const scheme = canonicalUrl.indexOf('//');
-  const path = scheme === -1 ? -1 : canonicalUrl.indexOf('/', scheme + 2);
-  return path === -1 ? undefined : canonicalUrl.slice(0, path);
-}
-
-export function createCollectionPageSource(openDb: (collection: string) => Db): StoredPageSource {
-  const statements = new WeakMap<Db, Statements>();
-  const statementsFor = (collection: string): Statements => {
+export function createCollectionPageSource(openDb: (collection: string) => ReadonlyDb): StoredPageSource {
+  const lookups = new WeakMap<ReadonlyDb, PageLookup>();
+  const lookupFor = (collection: string): PageLookup => {
     const db = openDb(collection);
-    let prepared = statements.get(db);
-    if (prepared === undefined) {
-      prepared = prepare(db);
-      statements.set(db, prepared);
+    let lookup = lookups.get(db);
+    if (lookup === undefined) {
+      lookup = new PageLookup(db);
+      lookups.set(db, lookup);
     }
-    return prepared;
-  };
-
-  const urlId = (sql: Statements, canonicalUrl: string): number | undefined => {
-    const origin = originOf(canonicalUrl);
-    const host = origin === undefined ? undefined : sql.hostId(origin);
-    if (host === undefined) return undefined;
-    const row = sql.urlByFingerprint(host, fingerprint(canonicalUrl));
-    // Fingerprints can collide, in principle: the stored URL must be this one.
-    return row !== undefined && row.url === canonicalUrl ? row.id : undefined;
+    return lookup;
   };
 
   return {
     page(collection, seq) {
-      const row = statementsFor(collection).page(seq);
+      const row = lookupFor(collection).page(seq);
       if (row === undefined) return undefined;
       return {
         url: row.url,
@@ -150,13 +87,13 @@ export function createCollectionPageSource(openDb: (collection: string) => Db): 
     },
 
     seqOfUrl(collection, canonicalUrl) {
-      const sql = statementsFor(collection);
-      let id = urlId(sql, canonicalUrl);
+      const lookup = lookupFor(collection);
+      let id = lookup.urlId(canonicalUrl);
       for (let hop = 0; id !== undefined && hop <= MAX_REDIRECT_HOPS; hop++) {
-        const page = sql.pageOfUrl(id);
+        const page = lookup.pageOfUrl(id);
         if (page === undefined) return undefined;
         if (page.status >= 200 && page.status < 300) {
-          return isHtmlPage(page.contentType, page.hasBody === 1, page.note) ? page.seq : undefined;
+          return isHtmlPage(page.contentType, page.hasBody, page.note) ? page.seq : undefined;
         }
         id = page.status >= 300 && page.status < 400 && page.redirectTo !== null ? page.redirectTo : undefined;
       }

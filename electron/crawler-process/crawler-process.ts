@@ -21,7 +21,7 @@ process.parentPort.once('message', ({ data, ports }) => {
     process.exit(1);
   }
   const service = createForagerService({ dir: start.dir });
-  const pages = createCollectionPageSource((collection: string) => service.database(collection));
+  const pages = createCollectionPageSource((collection: string) => service.reader(collection));
   // Stored pages are framed by the app (app://forager), not by a page of their own scheme.
   const viewPage = createStoredPageHandler(pages, viewerRoutes('protocol'), { frameAncestors: `${APP_SCHEME}:` });
   serveCrawler(port, service, (method, input) => dispatchCall(service, method, input), viewPage);

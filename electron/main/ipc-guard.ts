@@ -2,10 +2,12 @@
  * What main accepts from the renderer over IPC. Every message must come from the main
  * frame of the app window showing our own origin (a stored page in a frame, or anything
  * the window was tricked into loading, gets nothing), name a known method and carry an
- * input that passes the method's schema. Codes match crawler/service/dispatch.ts. No Electron import: unit-tested in Node.
+ * input that passes the method's schema (the check every transport makes, service/schema.ts).
+ * No Electron import: unit-tested in Node.
  */
 import type { ApiMethod } from '../../crawler/protocol/api.ts';
-import { checkInput, isApiMethod } from '../../crawler/service/schema.ts';
+import type { ErrorCode } from '../../crawler/protocol/error-codes.ts';
+import { checkCall } from '../../crawler/service/schema.ts';
 import type { ApiReply } from '../../crawler/protocol/wire.ts';
 
 /** The sending frame as main sees it; null when Electron no longer knows the frame. */
@@ -26,7 +28,7 @@ function originOf(raw: string): string | undefined {
   return url === null || url.host === '' ? undefined : `${url.protocol}//${url.host}`;
 }
 
-function refuse(code: 'FORBIDDEN' | 'UNKNOWN_METHOD' | 'INVALID_INPUT', message: string): IpcRefusal {
+function refuse(code: ErrorCode, message: string): IpcRefusal {
   return { ok: false, reply: { ok: false, error: { code, message } } };
 }
 
@@ -41,10 +43,8 @@ export function checkIpcSender(sender: IpcSender | null, expectedOrigin: string)
 export function checkIpcCall(sender: IpcSender | null, expectedOrigin: string, method: unknown, input: unknown): IpcCallCheck {
   const forbidden = checkIpcSender(sender, expectedOrigin);
   if (forbidden !== undefined) return forbidden;
-  if (!isApiMethod(method)) return refuse('UNKNOWN_METHOD', `There is no API method "${String(method).slice(0, 60)}".`);
-  const checked = checkInput(method, input);
-  if (!checked.ok) return refuse('INVALID_INPUT', checked.message);
-  return { ok: true, method, input: checked.value };
+  const checked = checkCall(method, input);
+  return checked.ok ? checked : { ok: false, reply: checked };
 }
 
 export function checkExportId(sender: IpcSender | null, expectedOrigin: string, exportId: unknown): ExportIdCheck {

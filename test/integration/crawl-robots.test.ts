@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CrawlSettings } from '../../crawler/settings.ts';
+import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { UrlState, URL_STATE_NAMES, type UrlStateValue } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings, urlRecord, type CrawlRun } from '../support/crawl-harness.ts';
 import { bytes, neverAnswer, redirect, statusOnly } from '../support/hostile-pages.ts';

@@ -90,7 +90,7 @@ describe('a label during a running crawl', () => {
     const strategy = new LabelWatch();
     const engine = new CrawlEngine(db, settings, { strategy });
     let labelled = false;
-    engine.on('page', (page: { url: string; hot: boolean }) => {
+    engine.on('page', (page) => {
       if (labelled || !page.url.endsWith('/')) return;
       labelled = true;
       const result = setLabel(db, page.url, 'relevant');

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CrawlEngine } from '../../crawler/engine/engine.ts';
 import { openCollection } from '../../crawler/store/database.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
-import { collectionStats } from '../../crawler/engine/stats.ts';
+import { collectionStats } from '../../crawler/library/stats.ts';
 import { crawlOnce, tempDir, testSettings, urlRecord } from '../support/crawl-harness.ts';
 import { html, startTestSite, treeSite, type TestSite } from '../support/test-site.ts';
 
@@ -175,7 +175,7 @@ describe('pause and resume in the same process', () => {
       const db = openCollection(`${tmp.dir}/pause.db`, { create: true });
       const engine = new CrawlEngine(db, testSettings([`${site.origin}/p/0`], { delayMs: 20 }));
       const states: string[] = [];
-      engine.on('state', (s: string) => states.push(s));
+      engine.on('state', (s) => states.push(s));
       let pausedAt = -1;
       engine.once('page', () => {
         engine.pause();

@@ -11,7 +11,7 @@ import { openPromise } from 'yauzl';
 import { ExportError } from '../../crawler/export/export-error.ts';
 import { exportMirror, type MirrorSummary } from '../../crawler/export/mirror/export.ts';
 import { MIRROR_HEAD_META } from '../../crawler/export/mirror/page.ts';
-import { openCollection, type Db } from '../../crawler/store/database.ts';
+import { openCollection, type Db, type ReadonlyDb } from '../../crawler/store/database.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
 import { html, startTestSite, type TestSite } from '../support/test-site.ts';
 import { SCRIPT_MARKER, SCRIPTED_PATH, TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
@@ -79,7 +79,7 @@ describe('export: offline mirror', () => {
   let canary: Server;
   const canaryRequests: string[] = [];
   let db: Db;
-  let readonly: Db;
+  let readonly: ReadonlyDb;
   const dir = tempDir('forager-mirror-');
   const mirror = join(dir.dir, 'mirror');
   /** Canonical URL → stored relevance, hot, of every 2xx HTML page. */

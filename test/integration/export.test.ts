@@ -6,7 +6,7 @@ import { csvLine } from '../../crawler/export/csv-format.ts';
 import { ExportError } from '../../crawler/export/export-error.ts';
 import { exportCollection } from '../../crawler/export/run-export.ts';
 import { setLabel } from '../../crawler/library/labels.ts';
-import { openCollection, type Db } from '../../crawler/store/database.ts';
+import { openCollection, type Db, type ReadonlyDb } from '../../crawler/store/database.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
@@ -14,7 +14,7 @@ import { TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
 describe('export: JSONL and CSV', () => {
   let site: TestSite;
   let db: Db;
-  let readonly: Db;
+  let readonly: ReadonlyDb;
   const dir = tempDir('forager-export-');
 
   before(async () => {

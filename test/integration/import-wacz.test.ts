@@ -16,8 +16,9 @@ import { ImportError } from '../../crawler/import/import-error.ts';
 import { importWacz, type ImportSummary } from '../../crawler/import/import-wacz.ts';
 import { setLabel } from '../../crawler/library/labels.ts';
 import { searchPages } from '../../crawler/library/search.ts';
-import { validateSettings, type CrawlSettings } from '../../crawler/settings.ts';
-import { openCollection, type Db } from '../../crawler/store/database.ts';
+import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
+import { validateSettings } from '../../crawler/settings.ts';
+import { openCollection, type Db, type ReadonlyDb } from '../../crawler/store/database.ts';
 import { loadSettings } from '../../crawler/store/settings-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
@@ -35,12 +36,12 @@ const PAGE_COLUMNS = `u.url, p.status, p.http_version, p.status_text, p.headers,
 type Row = Record<string, unknown>;
 
 /** The export takes the 2xx responses: errors and redirects are crawl records, not pages. */
-function exportedPages(db: Db): Map<string, Row> {
+function exportedPages(db: ReadonlyDb): Map<string, Row> {
   const rows = db.prepare(`SELECT ${PAGE_COLUMNS} FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.status BETWEEN 200 AND 299 ORDER BY p.seq`).all() as Row[];
   return new Map(rows.map((r) => [r.url as string, r]));
 }
 
-function linksOf(db: Db, urls: ReadonlySet<string>): string[] {
+function linksOf(db: ReadonlyDb, urls: ReadonlySet<string>): string[] {
   const rows = db
     .prepare(
       `SELECT s.url AS src, d.url AS dst, l.anchor, l.context_before AS before, l.context_after AS after
@@ -50,24 +51,24 @@ function linksOf(db: Db, urls: ReadonlySet<string>): string[] {
   return rows.filter((r) => urls.has(r.src as string)).map((r) => JSON.stringify(r)).sort();
 }
 
-function labelsOf(db: Db): Row[] {
+function labelsOf(db: ReadonlyDb): Row[] {
   return db.prepare('SELECT u.url, l.relevant FROM labels l JOIN urls u ON u.id = l.url_id ORDER BY u.url').all() as Row[];
 }
 
 /** URL rows in discovery order, with the parent's URL for its id. */
-function urlRows(db: Db): Row[] {
+function urlRows(db: ReadonlyDb): Row[] {
   return db
     .prepare('SELECT u.url, u.depth, u.state, u.reason, u.redirects, p.url AS parent FROM urls u LEFT JOIN urls p ON p.id = u.parent_id ORDER BY u.id')
     .all() as Row[];
 }
 
 /** URLs of the site resources the crawl found through robots.txt rather than on a page. */
-function robotsResources(db: Db): Set<string> {
+function robotsResources(db: ReadonlyDb): Set<string> {
   return new Set(db.prepare('SELECT url FROM urls WHERE kind <> 0 AND parent_id IS NULL AND depth > 0').pluck().all() as string[]);
 }
 
 /** The imported collection holds what the crawl stored, page by page, column by column. */
-function assertSameCollection(original: Db, imported: Db, summary: ImportSummary): void {
+function assertSameCollection(original: ReadonlyDb, imported: ReadonlyDb, summary: ImportSummary): void {
   const before = exportedPages(original);
   const after = exportedPages(imported);
   assert.ok(before.size > 0);
@@ -95,7 +96,7 @@ function assertSameCollection(original: Db, imported: Db, summary: ImportSummary
 describe('import of a crawl exported as WACZ (the topic site)', () => {
   const tmp = tempDir('forager-import-topic-');
   let site: TestSite;
-  let original: Db;
+  let original: ReadonlyDb;
   let imported: Db;
   let summary: ImportSummary;
   let settings: CrawlSettings;
@@ -137,7 +138,7 @@ describe('import of a crawl exported as WACZ (the topic site)', () => {
 
   test('full-text search finds the same pages in the same order', () => {
     for (const words of ['checkpoint', 'write-ahead recovery', 'sections', 'WAL segment']) {
-      const hits = (db: Db): string[] => searchPages(db, words, { limit: 200 }).map((h) => h.url);
+      const hits = (db: ReadonlyDb): string[] => searchPages(db, words, { limit: 200 }).map((h) => h.url);
       assert.ok(hits(original).length > 0, words);
       assert.deepEqual(hits(imported), hits(original), words);
     }
@@ -206,8 +207,8 @@ const ENCODING_ROUTES: Record<string, Handler> = {
 describe('import of a crawl exported as WACZ (content encodings, chunked, an unparsed PDF)', () => {
   const tmp = tempDir('forager-import-enc-');
   let site: TestSite;
-  let original: Db;
-  let imported: Db;
+  let original: ReadonlyDb;
+  let imported: ReadonlyDb;
   let summary: ImportSummary;
 
   before(async () => {
@@ -383,13 +384,13 @@ async function handWacz(path: string, info: Record<string, string> = warcinfo(HA
   await packWacz(path, await handWarc(info, pages));
 }
 
-function pageRow(db: Db, url: string): Row {
+function pageRow(db: ReadonlyDb, url: string): Row {
   const row = db.prepare(`SELECT ${PAGE_COLUMNS}, p.redirect_to FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = ?`).get(url) as Row | undefined;
   assert.ok(row !== undefined, `no page for ${url}`);
   return row;
 }
 
-function urlRow(db: Db, url: string): Row {
+function urlRow(db: ReadonlyDb, url: string): Row {
   const row = db.prepare('SELECT id, state, reason, depth, redirects FROM urls WHERE url = ?').get(url) as Row | undefined;
   assert.ok(row !== undefined, `no URL row for ${url}`);
   return row;
@@ -398,7 +399,7 @@ function urlRow(db: Db, url: string): Row {
 describe('import of a hand-made Forager WACZ', () => {
   const tmp = tempDir('forager-import-hand-');
   const dbPath = join(tmp.dir, 'imported.db');
-  let db: Db;
+  let db: ReadonlyDb;
   let summary: ImportSummary;
 
   before(async () => {

@@ -115,7 +115,7 @@ describe('forager serve: the HTTP transport', () => {
 
   it('creates a collection, crawls it with live events, and serves its library, labels and exports', async () => {
     const events: ServiceEvent[] = [];
-    service.on('event', (e: ServiceEvent) => events.push(e));
+    service.on('event', (e) => events.push(e));
     const created = await value<{ id: string }>('createCollection', {
       query: TOPIC_QUERY, seeds: [`${site.origin}/`], maxPages: 40, delayMs: 0, allowPrivate: true, concurrency: 2,
     });

@@ -12,7 +12,7 @@ import { termsOfWords } from '../../crawler/relevance/text.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
-import type { CrawlSettings } from '../../crawler/settings.ts';
+import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { tempDir, testSettings, urlRecord } from '../support/crawl-harness.ts';
 import { RecordingStrategy, type RecordedEvent } from '../support/recording-strategy.ts';
 import { html, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';

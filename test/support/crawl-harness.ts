@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../../crawler/engine/engine.ts';
-import { DEFAULT_SETTINGS, validateSettings, type CrawlSettings } from '../../crawler/settings.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../../crawler/protocol/settings.ts';
+import { validateSettings } from '../../crawler/settings.ts';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 

@@ -7,7 +7,7 @@
 import dc from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import type { CrawlSettings } from '../../crawler/settings.ts';
+import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from './crawl-harness.ts';
 import { html, startTestSite, type Handler, type TestSite } from './test-site.ts';
 

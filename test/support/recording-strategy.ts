@@ -1,4 +1,5 @@
-import type { LinkEvent, OrderingStrategy, PageVerdict, UrlHint, UrlKind } from '../../crawler/ordering/strategy.ts';
+import type { UrlHint, UrlKind } from '../../crawler/parse/url-kind.ts';
+import type { LinkEvent, OrderingStrategy, PageVerdict } from '../../crawler/ordering/strategy.ts';
 import type { PriorityExplanation } from '../../crawler/protocol/explanation.ts';
 
 /** One event as a strategy was told it, with URLs for ids: a crawl and a lab replay number URLs differently. */

@@ -1,88 +1,33 @@
 import { existsSync, rmSync } from 'node:fs';
 import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
-import type { CrawlStats } from '../../engine/stats.ts';
+import type { CrawlStats } from '../../protocol/crawl-stats.ts';
 import { UsageError } from '../../errors.ts';
-import { requireStrategy } from '../../ordering/registry.ts';
-import { canonicalSeeds, DEFAULT_SETTINGS, userAgentWithContact, validateSettings, type CrawlSettings, type ScopeMode } from '../../settings.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../../protocol/settings.ts';
+import { canonicalSeeds, validateSettings } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
-import { integerOption, numberOption, parseCommandArgs, requireOption } from '../args.ts';
+import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
+import { applyFlags, booleanFlag, parseCrawlArgs, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
 import { ProgressBar } from '../progress.ts';
-
-const CRAWL_OPTIONS = {
-  db: { type: 'string' },
-  query: { type: 'string' },
-  seed: { type: 'string', multiple: true },
-  'max-pages': { type: 'string' },
-  strategy: { type: 'string' },
-  'delay-ms': { type: 'string' },
-  'delay-factor': { type: 'string' },
-  'max-crawl-delay-ms': { type: 'string' },
-  concurrency: { type: 'string' },
-  scope: { type: 'string' },
-  'allow-private': { type: 'boolean' },
-  'user-agent': { type: 'string' },
-  contact: { type: 'string' },
-  'max-depth': { type: 'string' },
-  'max-pages-per-host': { type: 'string' },
-  'robots-retry-ms': { type: 'string' },
-  'timeout-ms': { type: 'string' },
-  hot: { type: 'string' },
-  'hot-threshold': { type: 'string' },
-  'random-seed': { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-
-type CrawlFlags = ReturnType<typeof parseCommandArgs<typeof CRAWL_OPTIONS>>['values'];
-
-/** Settings named on the command line, laid over the stored or default ones. */
-function applyFlags(base: CrawlSettings, f: CrawlFlags): CrawlSettings {
-  const s: CrawlSettings = { ...base };
-  const timeout = integerOption('timeout-ms', f['timeout-ms']);
-  s.maxPages = integerOption('max-pages', f['max-pages']) ?? s.maxPages;
-  s.strategy = f.strategy ?? s.strategy;
-  s.delayMs = integerOption('delay-ms', f['delay-ms']) ?? s.delayMs;
-  s.delayFactor = numberOption('delay-factor', f['delay-factor']) ?? s.delayFactor;
-  s.maxCrawlDelayMs = integerOption('max-crawl-delay-ms', f['max-crawl-delay-ms']) ?? s.maxCrawlDelayMs;
-  s.concurrency = integerOption('concurrency', f.concurrency) ?? s.concurrency;
-  s.scope = (f.scope as ScopeMode | undefined) ?? s.scope;
-  s.allowPrivate = f['allow-private'] ?? s.allowPrivate;
-  if (f.contact !== undefined) {
-    if (!URL.canParse(f.contact)) throw new UsageError(`--contact must be a URL (a page or mailto:) where site owners can reach you, got "${f.contact}"`, { option: 'contact' });
-    s.userAgent = userAgentWithContact(f.contact);
-  }
-  s.userAgent = f['user-agent'] ?? s.userAgent;
-  s.maxDepth = integerOption('max-depth', f['max-depth']) ?? s.maxDepth;
-  s.maxPagesPerHost = integerOption('max-pages-per-host', f['max-pages-per-host']) ?? s.maxPagesPerHost;
-  s.robotsRetryMs = integerOption('robots-retry-ms', f['robots-retry-ms']) ?? s.robotsRetryMs;
-  s.hotPredicate = f.hot ?? s.hotPredicate;
-  s.hotThreshold = numberOption('hot-threshold', f['hot-threshold']) ?? s.hotThreshold;
-  s.randomSeed = integerOption('random-seed', f['random-seed']) ?? s.randomSeed;
-  if (timeout !== undefined) {
-    s.connectTimeoutMs = s.headersTimeoutMs = s.bodyIdleTimeoutMs = timeout;
-    s.totalTimeoutMs = Math.max(timeout, s.totalTimeoutMs);
-  }
-  requireStrategy(s.strategy);
-  return validateSettings(s);
-}
 
 function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
   const stored = loadSettings(db);
-  const seeds = canonicalSeeds(f.seed ?? []);
+  const seeds = canonicalSeeds(stringsFlag(f, 'seed') ?? []);
   if (stored === undefined) {
-    const query = requireOption('crawl', 'query', f.query);
+    const query = requireOption('crawl', 'query', stringFlag(f, 'query'));
     if (seeds.length === 0) throw new UsageError('crawl: at least one --seed URL is required', { option: 'seed' });
     return applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, f);
   }
-  if (f.query !== undefined && f.query !== stored.query) {
-    throw new UsageError(`this collection was made for the query "${stored.query}"; use a new --db for "${f.query}"`, { stored: stored.query });
+  const query = stringFlag(f, 'query');
+  if (query !== undefined && query !== stored.query) {
+    throw new UsageError(`this collection was made for the query "${stored.query}"; use a new --db for "${query}"`, { stored: stored.query });
   }
   return applyFlags({ ...stored, seeds: [...new Set([...stored.seeds, ...seeds])] }, f);
 }
 
 export async function crawlCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('crawl', argv, CRAWL_OPTIONS);
-  const dbPath = requireOption('crawl', 'db', values.db);
+  const values = parseCrawlArgs(argv);
+  const dbPath = requireOption('crawl', 'db', stringFlag(values, 'db'));
   const isNew = !existsSync(dbPath);
   const db = openCollection(dbPath, { create: true });
   let settings: CrawlSettings;
@@ -96,7 +41,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     throw err;
   }
   try {
-    return await runEngine(db, dbPath, settings, values.json ?? false);
+    return await runEngine(db, dbPath, settings, booleanFlag(values, 'json') ?? false);
   } finally {
     db.close();
   }

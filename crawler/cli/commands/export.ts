@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { crawlInProgress } from '../../export/live-crawl.ts';
 import { EXPORT_FORMATS, exportCollection, type ExportFormat } from '../../export/run-export.ts';
-import type { ExportFilter } from '../../export/selection.ts';
 import { UsageError } from '../../errors.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
 import { openCollection } from '../../store/database.ts';
 import { numberOption, parseCommandArgs, requireOption } from '../args.ts';
 

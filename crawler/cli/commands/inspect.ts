@@ -1,11 +1,11 @@
-import { collectionStats, harvestSeries } from '../../engine/stats.ts';
+import { collectionStats, harvestSeries } from '../../library/stats.ts';
 import { listPages } from '../../library/page-list.ts';
 import { searchPages } from '../../library/search.ts';
 import { UsageError } from '../../errors.ts';
-import { openCollection, type Db } from '../../store/database.ts';
+import { openCollection, type ReadonlyDb } from '../../store/database.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 
-function withCollection<T>(path: string, use: (db: Db) => T): T {
+function withCollection<T>(path: string, use: (db: ReadonlyDb) => T): T {
   const db = openCollection(path, { create: false, readonly: true });
   try {
     return use(db);

@@ -10,8 +10,10 @@
  * title, URL and snippet read by seq as it is written: nothing but the plan grows with the
  * collection.
  */
+import { countSelected } from '../../library/export-selection.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
+import { readSnapshot, type ReadonlyDb } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
-import type { Db } from '../../store/database.ts';
 import { ExportError } from '../export-error.ts';
 import { FolderSink } from './folder.ts';
 import { mirrorIndexHtml, type MirrorIndexRow } from './index-page.ts';
@@ -21,7 +23,6 @@ import { byRelevance, planMirror, type MirrorPlan } from './plan.ts';
 import type { MirrorFile, MirrorSink } from './sink.ts';
 import { MirrorSource } from './source.ts';
 import { ZipSink } from './zip.ts';
-import { countSelected, type ExportFilter } from '../selection.ts';
 
 export interface MirrorSummary {
   path: string;
@@ -50,7 +51,7 @@ function* indexRows(plan: MirrorPlan, source: MirrorSource): Generator<MirrorInd
 }
 
 /** The mirror's files, each rendered only when the sink asks for its content. */
-function* mirrorFiles(db: Db, filter: ExportFilter, plan: MirrorPlan, source: MirrorSource, options: MirrorOptions): Generator<MirrorFile> {
+function* mirrorFiles(db: ReadonlyDb, filter: ExportFilter, plan: MirrorPlan, source: MirrorSource, options: MirrorOptions): Generator<MirrorFile> {
   const exportedAt = Date.now();
   const query = loadSettings(db)?.query ?? '';
   const total = plan.seqs.length;
@@ -85,9 +86,8 @@ function* mirrorFiles(db: Db, filter: ExportFilter, plan: MirrorPlan, source: Mi
  * folder, or a .zip file). `db` should be a connection of its own (read-only is enough):
  * the export reads one snapshot in a read transaction, as exportCollection does.
  */
-export async function exportMirror(db: Db, filter: ExportFilter, outPath: string, options: MirrorOptions = {}): Promise<MirrorSummary> {
-  db.exec('BEGIN');
-  try {
+export async function exportMirror(db: ReadonlyDb, filter: ExportFilter, outPath: string, options: MirrorOptions = {}): Promise<MirrorSummary> {
+  return readSnapshot(db, async () => {
     if (countSelected(db, filter) === 0) throw new ExportError('no page matches this selection, so there is nothing to export', { filter });
     const sink: MirrorSink = isZipPath(outPath) ? new ZipSink(outPath) : new FolderSink(outPath);
     try {
@@ -100,7 +100,5 @@ export async function exportMirror(db: Db, filter: ExportFilter, outPath: string
       await sink.discard();
       throw err;
     }
-  } finally {
-    db.exec('COMMIT');
-  }
+  });
 }

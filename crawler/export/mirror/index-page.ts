@@ -7,7 +7,7 @@
 import { escapeAttribute, escapeText } from '../../viewer/html-escape.ts';
 import { relativeHref } from './names.ts';
 import { formatUtc, MIRROR_HEAD_META } from './page.ts';
-import type { ExportFilter } from '../selection.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
 
 export interface MirrorIndexRow {
   /** The page's mirror path (the index is at the mirror's root). */

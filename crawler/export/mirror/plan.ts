@@ -4,10 +4,11 @@
  * links are rewritten with (a few hundred bytes a page, so 100,000 pages cost tens of MB).
  * Page text and bodies are not kept: the second pass reads them one page at a time.
  */
-import type { Db } from '../../store/database.ts';
+import { selectedPages } from '../../library/export-selection.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
+import type { ReadonlyDb } from '../../store/database.ts';
 import { MirrorNames } from './names.ts';
 import type { MirrorSource } from './source.ts';
-import { type ExportFilter, selectedPages } from '../selection.ts';
 
 export interface MirrorPlan {
   /** In fetch order. */
@@ -21,7 +22,7 @@ export interface MirrorPlan {
   readonly pathOf: Map<string, string>;
 }
 
-export function planMirror(db: Db, filter: ExportFilter, source: MirrorSource): MirrorPlan {
+export function planMirror(db: ReadonlyDb, filter: ExportFilter, source: MirrorSource): MirrorPlan {
   const names = new MirrorNames();
   const plan: MirrorPlan = { seqs: [], paths: [], relevance: [], fetchedAt: [], pathOf: new Map() };
   for (const page of selectedPages(db, filter)) {

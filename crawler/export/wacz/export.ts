@@ -1,11 +1,11 @@
 import { parse as parsePath } from 'node:path';
 import { ZipFile } from 'yazl';
-import type { Db } from '../../store/database.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
+import type { ReadonlyDb } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
 import { tryCanonicalize } from '../../url/canonical.ts';
 import { AtomicFile } from '../atomic-file.ts';
 import { cdxjLine, indexMime, sortCdxjLines } from './cdxj.ts';
-import type { ExportFilter } from '../selection.ts';
 import {
   DATAPACKAGE_PATH,
   datapackageJson,
@@ -34,7 +34,7 @@ const INDEX_LINES_PER_WRITE = 1024;
  * the file appears under its name only once complete, and the temporary files are
  * removed whatever happens.
  */
-export async function exportWacz(db: Db, filter: ExportFilter, path: string): Promise<ArchiveSummary> {
+export async function exportWacz(db: ReadonlyDb, filter: ExportFilter, path: string): Promise<ArchiveSummary> {
   requireSelection(db, filter);
   const out = new AtomicFile(path);
   const spooled: SpoolFile[] = [];

@@ -1,5 +1,5 @@
 /** The files of a WACZ 1.1.1 and the JSON that describes them (docs/archive-format.md). */
-import { FORAGER_VERSION } from '../../settings.ts';
+import { FORAGER_VERSION } from '../../protocol/settings.ts';
 import type { SpooledFile } from './spool.ts';
 import type { WrittenResponse } from '../warc/writer.ts';
 

@@ -1,42 +1,24 @@
 import { gunzipSync } from 'node:zlib';
-import type { Db } from '../../store/database.ts';
+import { ResponseRows, type StoredResponseRow } from '../../library/response-rows.ts';
+import type { ReadonlyDb } from '../../store/database.ts';
 import { ExportError } from '../export-error.ts';
 
 /** What a WARC needs of a stored response beyond the export's page facts. */
-export interface ArchiveRow {
-  httpVersion: string | null;
-  statusText: string | null;
+export interface ArchiveRow extends Omit<StoredResponseRow, 'headers'> {
   /** As received, names and values latin1-decoded (byte-preserving). */
   headers: [string, string][];
-  /** Request line and header lines as sent, each ending in CRLF; null before schema 2. */
-  requestHead: string | null;
-  /** The body as received when a Content-Encoding applied. */
-  payload: Buffer | null;
-  /** gzip of the decoded body; null when there was none. */
-  body: Buffer | null;
-  startedAt: number;
-  remoteAddress: string | null;
-  note: string | null;
-}
-
-interface RawRow extends Omit<ArchiveRow, 'headers'> {
-  headers: string;
 }
 
 /** Reads the archive columns of one page at a time, so a large collection is never held in memory. */
 export class ArchiveRows {
-  readonly #bySeq;
+  readonly #rows: ResponseRows;
 
-  constructor(db: Db) {
-    this.#bySeq = db.prepare(
-      `SELECT http_version AS httpVersion, status_text AS statusText, headers, request_head AS requestHead, payload, body,
-              started_at AS startedAt, remote_address AS remoteAddress, note
-       FROM pages WHERE seq = ?`,
-    );
+  constructor(db: ReadonlyDb) {
+    this.#rows = new ResponseRows(db);
   }
 
   get(seq: number): ArchiveRow {
-    const raw = this.#bySeq.get(seq) as RawRow | undefined;
+    const raw = this.#rows.get(seq);
     if (raw === undefined) throw new ExportError(`page ${seq} disappeared during the export`, { seq });
     return { ...raw, headers: parseHeaders(raw.headers, seq) };
   }

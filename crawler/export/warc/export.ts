@@ -1,8 +1,9 @@
 import { basename } from 'node:path';
-import type { Db } from '../../store/database.ts';
+import { countSelected } from '../../library/export-selection.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
+import { readSnapshot, type ReadonlyDb } from '../../store/database.ts';
 import { AtomicFile } from '../atomic-file.ts';
 import { ExportError } from '../export-error.ts';
-import { countSelected, type ExportFilter } from '../selection.ts';
 import { writeWarc, type WarcSink, type WarcWriteOptions, type WarcWriteResult } from './writer.ts';
 
 export interface ArchiveSummary {
@@ -14,18 +15,13 @@ export interface ArchiveSummary {
   bytes: number;
 }
 
-export function requireSelection(db: Db, filter: ExportFilter): void {
+export function requireSelection(db: ReadonlyDb, filter: ExportFilter): void {
   if (countSelected(db, filter) === 0) throw new ExportError('no page matches this selection, so there is nothing to export', { filter });
 }
 
 /** Runs the WARC writer in one read transaction: the archive is a snapshot even while a crawl writes. */
-export async function writeWarcSnapshot(db: Db, filter: ExportFilter, options: WarcWriteOptions): Promise<WarcWriteResult> {
-  db.exec('BEGIN');
-  try {
-    return await writeWarc(db, filter, options);
-  } finally {
-    db.exec('COMMIT');
-  }
+export async function writeWarcSnapshot(db: ReadonlyDb, filter: ExportFilter, options: WarcWriteOptions): Promise<WarcWriteResult> {
+  return readSnapshot(db, () => writeWarc(db, filter, options));
 }
 
 /**
@@ -33,7 +29,7 @@ export async function writeWarcSnapshot(db: Db, filter: ExportFilter, options: W
  * docs/archive-format.md), streaming, and under its name only once complete. `db` should
  * be a connection of its own (read-only is enough).
  */
-export async function exportWarc(db: Db, filter: ExportFilter, path: string): Promise<ArchiveSummary> {
+export async function exportWarc(db: ReadonlyDb, filter: ExportFilter, path: string): Promise<ArchiveSummary> {
   requireSelection(db, filter);
   const file = new AtomicFile(path);
   try {

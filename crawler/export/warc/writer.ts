@@ -5,12 +5,13 @@
  * every record's offset is known as it is written.
  */
 import { parse as parsePath } from 'node:path';
-import { DEFAULT_USER_AGENT, FORAGER_VERSION } from '../../settings.ts';
-import type { Db } from '../../store/database.ts';
+import { DEFAULT_USER_AGENT, FORAGER_VERSION } from '../../protocol/settings.ts';
+import { PageFacts, type Outlink } from '../../library/page-facts.ts';
+import { selectedPages, type ExportPage } from '../../library/export-selection.ts';
+import type { ExportFilter } from '../../protocol/api.ts';
+import type { ReadonlyDb } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
 import { ArchiveRows, payloadAsReceived, type ArchiveRow } from './archive-rows.ts';
-import { PageFacts, type Outlink } from '../page-records.ts';
-import { selectedPages, type ExportFilter, type ExportPage } from '../selection.ts';
 import { requestHead, responseHead } from './http.ts';
 import {
   gzipMember,
@@ -66,7 +67,7 @@ interface PageContext {
 }
 
 /** Call inside a read transaction, so the WARC is one consistent snapshot. */
-export async function writeWarc(db: Db, filter: ExportFilter, options: WarcWriteOptions): Promise<WarcWriteResult> {
+export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: WarcWriteOptions): Promise<WarcWriteResult> {
   const settings = loadSettings(db);
   const context: PageContext = { warcinfoId: newRecordId(), query: settings?.query ?? '', userAgent: settings?.userAgent ?? DEFAULT_USER_AGENT };
   const rows = new ArchiveRows(db);

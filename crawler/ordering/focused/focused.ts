@@ -1,6 +1,7 @@
 import { urlTokens } from '../../url/tokens.ts';
 import { ChangeSet } from '../crawl-graph.ts';
-import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict, UrlHint } from '../strategy.ts';
+import type { UrlHint } from '../../parse/url-kind.ts';
+import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from '../strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../../protocol/explanation.ts';
 import { capacityFor } from './columns.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';

@@ -1,9 +1,10 @@
 /*
- * Form text to API input, with every problem as a sentence next to its field. The limits
- * are those of crawler/service/schema.ts, checked here first so the user hears about a
- * typo before the service does.
+ * Form text to API input, with every problem as a sentence next to its field. The defaults
+ * and limits are the settings schema's (crawler/protocol/settings.ts), which the service
+ * checks too: checked here first so the user hears about a typo before the service does.
  */
-import type { ExportFilter, NewCollectionInput, ScopeMode } from '../../../crawler/protocol/api.ts';
+import type { ExportFilter, NewCollectionInput } from '../../../crawler/protocol/api.ts';
+import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type ScopeMode } from '../../../crawler/protocol/settings.ts';
 import { parseSeedLines } from './seeds.ts';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -11,12 +12,11 @@ export type Parsed<T, K extends string> = { ok: true; value: T } | { ok: false; 
 
 type NumberResult = { ok: true; value: number | undefined } | { ok: false; error: string };
 
-interface NumberRule {
+interface NumberRule extends NumberRange {
   what: string;
-  min: number;
-  max: number;
-  integer: boolean;
 }
+
+const formatNumber = (n: number): string => n.toLocaleString('en-US');
 
 /** An optional number field: blank → undefined. */
 export function parseNumberField(text: string, rule: NumberRule): NumberResult {
@@ -26,7 +26,9 @@ export function parseNumberField(text: string, rule: NumberRule): NumberResult {
   if (!Number.isFinite(value)) return { ok: false, error: `${rule.what} must be a number.` };
   if (rule.integer && !Number.isInteger(value)) return { ok: false, error: `${rule.what} must be a whole number.` };
   if (value < rule.min || value > rule.max) {
-    return { ok: false, error: `${rule.what} must be between ${rule.min.toLocaleString('en-US')} and ${rule.max.toLocaleString('en-US')}.` };
+    // A setting without an upper limit has Number.MAX_SAFE_INTEGER as its maximum, which says nothing to a person.
+    const range = rule.max >= Number.MAX_SAFE_INTEGER ? `at least ${formatNumber(rule.min)}` : `between ${formatNumber(rule.min)} and ${formatNumber(rule.max)}`;
+    return { ok: false, error: `${rule.what} must be ${range}.` };
   }
   return { ok: true, value };
 }
@@ -48,28 +50,34 @@ export interface NewCrawlFields {
 
 export type NewCrawlField = keyof NewCrawlFields;
 
+const numberText = (value: number | null): string => (value === null ? '' : String(value));
+
+/** The form as it opens: the settings' defaults (a blank hot rule means the default rule). */
 export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   name: '',
   query: '',
   seeds: '',
-  maxPages: '1000',
-  delayMs: '1000',
-  scope: 'hosts',
-  strategy: 'focused',
-  concurrency: '16',
-  maxDepth: '32',
-  hotPredicate: '',
-  hotThreshold: '',
-  allowPrivate: false,
+  maxPages: numberText(DEFAULT_SETTINGS.maxPages),
+  delayMs: numberText(DEFAULT_SETTINGS.delayMs),
+  scope: DEFAULT_SETTINGS.scope,
+  strategy: DEFAULT_SETTINGS.strategy,
+  concurrency: numberText(DEFAULT_SETTINGS.concurrency),
+  maxDepth: numberText(DEFAULT_SETTINGS.maxDepth),
+  hotPredicate: DEFAULT_SETTINGS.hotPredicate ?? '',
+  hotThreshold: numberText(DEFAULT_SETTINGS.hotThreshold),
+  allowPrivate: DEFAULT_SETTINGS.allowPrivate,
 };
 
-const NUMBER_RULES = {
-  maxPages: { what: 'The page budget', min: 1, max: 100_000_000, integer: true },
-  delayMs: { what: 'The politeness delay', min: 0, max: 3_600_000, integer: true },
-  concurrency: { what: 'Concurrency', min: 1, max: 256, integer: true },
-  maxDepth: { what: 'The maximum depth', min: 0, max: 1000, integer: true },
-  hotThreshold: { what: 'The hot threshold', min: 0, max: 1, integer: false },
+/** The form's number fields: their names in words, and the settings schema's limits. */
+export const NUMBER_RULES = {
+  maxPages: { what: 'The page budget', ...numberRange('maxPages') },
+  delayMs: { what: 'The politeness delay', ...numberRange('delayMs') },
+  concurrency: { what: 'Concurrency', ...numberRange('concurrency') },
+  maxDepth: { what: 'The maximum depth', ...numberRange('maxDepth') },
+  hotThreshold: { what: 'The hot threshold', ...numberRange('hotThreshold') },
 } satisfies Partial<Record<NewCrawlField, NumberRule>>;
+
+export type NewCrawlNumberField = keyof typeof NUMBER_RULES;
 
 const NAME_PATTERN = /^[\p{L}\p{N}_ -]+$/u;
 
@@ -77,19 +85,21 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
   const errors: FieldErrors<NewCrawlField> = {};
   const query = fields.query.trim();
   if (query === '') errors.query = 'Describe what you are looking for: the driving query cannot be empty.';
-  else if (query.length > 2000) errors.query = 'The driving query is too long (at most 2,000 characters).';
+  else if (query.length > NEW_CRAWL_INPUT_BOUNDS.queryLength) {
+    errors.query = `The driving query is too long (at most ${formatNumber(NEW_CRAWL_INPUT_BOUNDS.queryLength)} characters).`;
+  }
 
   const seeds = parseSeedLines(fields.seeds);
   if (seeds.problems.length > 0) errors.seeds = seeds.problems.join('\n');
   else if (seeds.urls.length === 0) errors.seeds = 'Give at least one seed URL, such as https://example.org/.';
 
   const name = fields.name.trim();
-  if (name !== '' && (name.length > 100 || !NAME_PATTERN.test(name))) {
-    errors.name = 'A collection name may hold letters, digits, spaces, “-” and “_” (at most 100 characters).';
+  if (name !== '' && (name.length > NEW_CRAWL_INPUT_BOUNDS.nameLength || !NAME_PATTERN.test(name))) {
+    errors.name = `A collection name may hold letters, digits, spaces, “-” and “_” (at most ${NEW_CRAWL_INPUT_BOUNDS.nameLength} characters).`;
   }
 
-  const numbers: Partial<Record<keyof typeof NUMBER_RULES, number>> = {};
-  for (const key of Object.keys(NUMBER_RULES) as (keyof typeof NUMBER_RULES)[]) {
+  const numbers: Partial<Record<NewCrawlNumberField, number>> = {};
+  for (const key of Object.keys(NUMBER_RULES) as NewCrawlNumberField[]) {
     const result = parseNumberField(fields[key], NUMBER_RULES[key]);
     if (!result.ok) errors[key] = result.error;
     else if (result.value !== undefined) numbers[key] = result.value;

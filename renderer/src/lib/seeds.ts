@@ -1,6 +1,8 @@
-/** The service refuses more seeds than this (crawler/service/schema.ts). */
-export const MAX_SEEDS = 1000;
-const MAX_URL_LENGTH = 4096;
+import { NEW_CRAWL_INPUT_BOUNDS } from '../../../crawler/protocol/settings.ts';
+
+/** The service refuses more seeds than this, and longer ones (crawler/service/schema.ts). */
+export const MAX_SEEDS = NEW_CRAWL_INPUT_BOUNDS.seedCount;
+const MAX_URL_LENGTH = NEW_CRAWL_INPUT_BOUNDS.seedLength;
 
 export interface SeedLines {
   /** The valid URLs, in order, each once. */

@@ -1,22 +1,32 @@
 import { useRef, useState, type FormEvent } from 'react';
-import type { ScopeMode } from '../../../crawler/protocol/api.ts';
+import { SCOPES, type ScopeMode } from '../../../crawler/protocol/settings.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
-import { NEW_CRAWL_DEFAULTS, newCrawlInput, type FieldErrors, type NewCrawlField, type NewCrawlFields } from '../lib/forms.ts';
+import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
 import { useClient, useInfo, useStore } from '../state/contexts.ts';
 
-const SCOPES: readonly { value: ScopeMode; label: string }[] = [
-  { value: 'hosts', label: 'Seed hosts only' },
-  { value: 'domains', label: 'Seed domains and their subdomains' },
-  { value: 'any', label: 'Any site' },
-];
+const SCOPE_LABELS: Record<ScopeMode, string> = {
+  hosts: 'Seed hosts only',
+  domains: 'Seed domains and their subdomains',
+  any: 'Any site',
+};
+
+/** min, max and step of a number input, from the settings schema's limits (no max for a setting without one). */
+function numberLimits(key: NewCrawlNumberField, step?: number): { min: number; max?: number; step: number | 'any' } {
+  const rule = NUMBER_RULES[key];
+  return {
+    min: rule.min,
+    ...(rule.max < Number.MAX_SAFE_INTEGER ? { max: rule.max } : {}),
+    step: step ?? (rule.integer ? 1 : 'any'),
+  };
+}
 
 export function NewCrawlScreen() {
   const client = useClient();
   const info = useInfo();
   const store = useStore();
-  const defaultStrategy = info.strategies.includes('focused') ? 'focused' : (info.strategies[0] ?? 'focused');
+  const defaultStrategy = info.strategies.includes(NEW_CRAWL_DEFAULTS.strategy) ? NEW_CRAWL_DEFAULTS.strategy : (info.strategies[0] ?? NEW_CRAWL_DEFAULTS.strategy);
   const [fields, setFields] = useState<NewCrawlFields>({ ...NEW_CRAWL_DEFAULTS, strategy: defaultStrategy });
   const [errors, setErrors] = useState<FieldErrors<NewCrawlField>>({});
   const [serverError, setServerError] = useState<unknown>(undefined);
@@ -78,10 +88,10 @@ export function NewCrawlScreen() {
         </Field>
         <div className="form-row">
           <Field id="new-maxPages" label="Page budget" error={errors.maxPages} hint="How many pages to fetch in all.">
-            {(props) => <input {...props} type="number" min={1} step={1} value={fields.maxPages} onChange={(e) => set('maxPages', e.target.value)} />}
+            {(props) => <input {...props} type="number" {...numberLimits('maxPages')} value={fields.maxPages} onChange={(e) => set('maxPages', e.target.value)} />}
           </Field>
           <Field id="new-delayMs" label="Politeness delay (ms)" error={errors.delayMs} hint="The least time between two requests to one site.">
-            {(props) => <input {...props} type="number" min={0} step={100} value={fields.delayMs} onChange={(e) => set('delayMs', e.target.value)} />}
+            {(props) => <input {...props} type="number" {...numberLimits('delayMs', 100)} value={fields.delayMs} onChange={(e) => set('delayMs', e.target.value)} />}
           </Field>
         </div>
         <div className="form-row">
@@ -89,8 +99,8 @@ export function NewCrawlScreen() {
             {(props) => (
               <select {...props} value={fields.scope} onChange={(e) => set('scope', e.target.value as ScopeMode)}>
                 {SCOPES.map((scope) => (
-                  <option key={scope.value} value={scope.value}>
-                    {scope.label}
+                  <option key={scope} value={scope}>
+                    {SCOPE_LABELS[scope]}
                   </option>
                 ))}
               </select>
@@ -113,10 +123,10 @@ export function NewCrawlScreen() {
           <div className="advanced-body">
             <div className="form-row">
               <Field id="new-concurrency" label="Concurrency" error={errors.concurrency} hint="Requests in flight across all sites (never more than one per site).">
-                {(props) => <input {...props} type="number" min={1} max={256} value={fields.concurrency} onChange={(e) => set('concurrency', e.target.value)} />}
+                {(props) => <input {...props} type="number" {...numberLimits('concurrency')} value={fields.concurrency} onChange={(e) => set('concurrency', e.target.value)} />}
               </Field>
               <Field id="new-maxDepth" label="Maximum depth" error={errors.maxDepth} hint="How many links away from a seed a page may be.">
-                {(props) => <input {...props} type="number" min={0} max={1000} value={fields.maxDepth} onChange={(e) => set('maxDepth', e.target.value)} />}
+                {(props) => <input {...props} type="number" {...numberLimits('maxDepth')} value={fields.maxDepth} onChange={(e) => set('maxDepth', e.target.value)} />}
               </Field>
             </div>
             <Field
@@ -127,8 +137,8 @@ export function NewCrawlScreen() {
             >
               {(props) => <input {...props} type="text" spellCheck={false} value={fields.hotPredicate} onChange={(e) => set('hotPredicate', e.target.value)} />}
             </Field>
-            <Field id="new-hotThreshold" label="Hot threshold" error={errors.hotThreshold} hint="Optional, between 0 and 1: a page is hot when its relevance is at least this. Blank: a default that suits the query.">
-              {(props) => <input {...props} type="number" min={0} max={1} step={0.01} value={fields.hotThreshold} onChange={(e) => set('hotThreshold', e.target.value)} />}
+            <Field id="new-hotThreshold" label="Hot threshold" error={errors.hotThreshold} hint={`Optional, between ${NUMBER_RULES.hotThreshold.min} and ${NUMBER_RULES.hotThreshold.max}: a page is hot when its relevance is at least this. Blank: a default that suits the query.`}>
+              {(props) => <input {...props} type="number" {...numberLimits('hotThreshold', 0.01)} value={fields.hotThreshold} onChange={(e) => set('hotThreshold', e.target.value)} />}
             </Field>
             <Field id="new-name" label="Collection name" error={errors.name} hint="Optional: the file name. Letters, digits, spaces, - and _. Blank: made from the query.">
               {(props) => <input {...props} type="text" value={fields.name} onChange={(e) => set('name', e.target.value)} />}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { UrlAdmission, type Discovery } from '../../../../crawler/engine/url-admission.ts';
 import type { LinkEvent } from '../../../../crawler/ordering/strategy.ts';
-import { DEFAULT_SETTINGS } from '../../../../crawler/settings.ts';
+import { DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
 import { openCollection } from '../../../../crawler/store/database.ts';
 import { HostStore } from '../../../../crawler/store/host-store.ts';
 import { UrlState } from '../../../../crawler/store/url-state.ts';

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { UsageError } from '../../../../crawler/errors.ts';
 import { loadLabGraph } from '../../../../crawler/lab/load.ts';
 import { runLab } from '../../../../crawler/lab/run-lab.ts';
-import { DEFAULT_SETTINGS } from '../../../../crawler/settings.ts';
+import { DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
 import { type Db, openCollection } from '../../../../crawler/store/database.ts';
 import { MIGRATIONS } from '../../../../crawler/store/migrations.ts';
 import { saveSettings } from '../../../../crawler/store/settings-store.ts';

@@ -3,12 +3,13 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CollectionError } from '../../../../crawler/errors.ts';
-import { DEFAULT_SETTINGS } from '../../../../crawler/settings.ts';
-import { openCollection } from '../../../../crawler/store/database.ts';
+import { DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
+import { openCollection, readSnapshot, type Db, type ReadonlyDb } from '../../../../crawler/store/database.ts';
+import { storedLabels, writeLabel } from '../../../../crawler/store/label-store.ts';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../../crawler/store/migrations.ts';
 import { loadSettings, saveSettings } from '../../../../crawler/store/settings-store.ts';
 import { UrlState } from '../../../../crawler/store/url-state.ts';
-import { UrlStore } from '../../../../crawler/store/url-store.ts';
+import { storedSeedIds, UrlStore } from '../../../../crawler/store/url-store.ts';
 import { tempDir } from '../../../support/crawl-harness.ts';
 
 const tmp = tempDir('forager-store-');
@@ -79,6 +80,70 @@ describe('openCollection', () => {
 
   it('refuses a missing file unless asked to create it', () => {
     assert.throws(() => openCollection(join(tmp.dir, 'absent.db'), { create: false }), /no collection at/);
+  });
+});
+
+describe('read-only connections', () => {
+  it('opened with readonly: true, a collection is a ReadonlyDb: writes do not type-check, and SQLite refuses them', async () => {
+    const path = join(tmp.dir, 'reader.db');
+    const writer = openCollection(path, { create: true });
+    saveSettings(writer, { ...DEFAULT_SETTINGS, query: 'wal', seeds: ['http://a/'] });
+    writer.prepare("INSERT INTO hosts (origin) VALUES ('http://a')").run();
+    new UrlStore(writer).insert({ fp: 1n, url: 'http://a/', hostId: 1, depth: 0, state: UrlState.fetched, parentId: null, redirects: 0, reason: null });
+    writer.prepare("INSERT INTO pages (url_id, status, headers, relevance, hot, judged_hot, started_at, fetched_at, response_ms) VALUES (1, 200, '[]', 0.5, 0, 0, 0, 0, 1)").run();
+    writer.close();
+
+    const reader = openCollection(path, { create: false, readonly: true });
+    try {
+      // Reading works as on any connection, through the stores' and the library's readers.
+      assert.equal(loadSettings(reader)?.query, 'wal');
+      assert.deepEqual(storedSeedIds(reader), [1]);
+      assert.deepEqual(storedLabels(reader), []);
+      assert.equal(reader.prepare('SELECT count(*) FROM urls').pluck().get(), 1);
+      assert.equal(await readSnapshot(reader, async () => reader.inTransaction), true, 'a read snapshot is a transaction');
+      assert.equal(reader.inTransaction, false);
+
+      // What a ReadonlyDb offers cannot write: each of these lines is a type error.
+      // @ts-expect-error a ReadonlyDb's statements have no run()
+      assert.throws(() => reader.prepare('DELETE FROM urls').run(), /readonly/);
+      // @ts-expect-error a ReadonlyDb has no exec()
+      assert.throws(() => reader.exec('DELETE FROM urls'), /readonly/);
+      // @ts-expect-error a ReadonlyDb has no pragma()
+      assert.throws(() => reader.pragma('user_version = 99'), /readonly/);
+      // @ts-expect-error a ReadonlyDb has no transaction()
+      assert.equal(typeof reader.transaction, 'function');
+      // @ts-expect-error the stores' writers take a writable Db
+      assert.throws(() => saveSettings(reader, { ...DEFAULT_SETTINGS, query: 'wal', seeds: ['http://a/'] }), /readonly/);
+      // @ts-expect-error a label is a write
+      assert.throws(() => writeLabel(reader, 1, 'relevant', 0), /readonly/);
+      assert.throws(
+        // @ts-expect-error so is every store that writes
+        () => new UrlStore(reader).insert({ fp: 2n, url: 'http://a/2', hostId: 1, depth: 1, state: UrlState.queued, parentId: null, redirects: 0, reason: null }),
+        /readonly/,
+      );
+      // @ts-expect-error a ReadonlyDb is not a Db
+      const asWriter: Db = reader;
+      assert.equal(asWriter, reader);
+
+      // At run time the connection is read-only too: SQLite refuses a write even through a cast.
+      assert.equal(reader.readonly, true);
+      assert.throws(() => (reader as unknown as Db).prepare("UPDATE settings SET value = '{}'").run(), (err: unknown) => err instanceof Error && /readonly/.test(err.message));
+      assert.equal(loadSettings(reader)?.query, 'wal', 'nothing was written');
+      assert.deepEqual(storedSeedIds(reader), [1]);
+      assert.deepEqual(storedLabels(reader), []);
+      assert.equal(reader.prepare('SELECT hot FROM pages WHERE url_id = 1').pluck().get(), 0);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('a writable Db can be used wherever a ReadonlyDb is expected', () => {
+    const db = openCollection(join(tmp.dir, 'writer-as-reader.db'), { create: true });
+    saveSettings(db, { ...DEFAULT_SETTINGS, query: 'checkpoint', seeds: ['http://a/'] });
+    const asReader: ReadonlyDb = db;
+    assert.equal(loadSettings(asReader)?.query, 'checkpoint');
+    assert.equal(asReader.readonly, false);
+    db.close();
   });
 });
 

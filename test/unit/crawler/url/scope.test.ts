@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidUrlError, UsageError } from '../../../../crawler/errors.ts';
-import { createScope, registrableDomain, type ScopeMode } from '../../../../crawler/url/scope.ts';
+import type { ScopeMode } from '../../../../crawler/protocol/settings.ts';
+import { createScope, registrableDomain } from '../../../../crawler/url/scope.ts';
 
 describe('registrableDomain', () => {
   test('is eTLD+1 from the public suffix list', () => {

@@ -15,19 +15,8 @@ import type { MessagePort } from 'node:worker_threads';
 import type { CollectionInfo, ServiceEvent, ServiceInfo } from '../../../../crawler/protocol/api.ts';
 import { CrawlerClient } from '../../../../electron/main/crawler-client.ts';
 import { storedPageResponse, toWireRequest } from '../../../../electron/shared/crawler-protocol.ts';
+import { waitFor } from '../../../support/wait-for.ts';
 import { electronStyle } from '../../../support/fake-electron.ts';
-
-function waitFor(condition: () => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = (): void => {
-      if (condition()) resolve();
-      else if (Date.now() - started > 2_000) reject(new Error('timed out'));
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
-}
 
 let workDir = '';
 let dir = '';

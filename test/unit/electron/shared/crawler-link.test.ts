@@ -15,6 +15,7 @@ import type { Dispatch, PageHandler } from '../../../../electron/crawler-process
 import { storedPageResponse, toWireRequest } from '../../../../electron/shared/crawler-protocol.ts';
 import { viewerRoutes } from '../../../../crawler/viewer/viewer-url.ts';
 import type { ViewerTarget } from '../../../../crawler/viewer/viewer-url.ts';
+import { waitFor } from '../../../support/wait-for.ts';
 import { electronStyle, FakeService } from '../../../support/fake-electron.ts';
 
 const { pageHref, externalHref } = viewerRoutes('protocol');
@@ -54,18 +55,6 @@ function link(options: { dispatch?: Dispatch; viewPage?: PageHandler } = {}): Li
   serveCrawler(electronStyle(port2), service, dispatch, viewPage);
   const client = new CrawlerClient(electronStyle(port1), (event) => events.push(event));
   return { client, service, events, calls, views };
-}
-
-function waitFor(condition: () => boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = (): void => {
-      if (condition()) resolve();
-      else if (Date.now() - started > 2_000) reject(new Error('timed out'));
-      else setTimeout(poll, 5);
-    };
-    poll();
-  });
 }
 
 describe('calls', () => {

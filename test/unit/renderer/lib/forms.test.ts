@@ -62,7 +62,7 @@ describe('newCrawlInput', () => {
     if (parsed.ok) return;
     assert.deepEqual(Object.keys(parsed.errors).sort(), ['concurrency', 'delayMs', 'hotThreshold', 'maxDepth', 'maxPages', 'name', 'query', 'seeds']);
     assert.match(parsed.errors.seeds ?? '', /^Line 1: /);
-    assert.match(parsed.errors.maxPages ?? '', /between 1 and 100,000,000/);
+    assert.match(parsed.errors.maxPages ?? '', /The page budget must be at least 1\./);
     assert.match(parsed.errors.delayMs ?? '', /whole number/);
     assert.match(parsed.errors.concurrency ?? '', /must be a number/);
     assert.match(parsed.errors.maxDepth ?? '', /cannot be empty/);

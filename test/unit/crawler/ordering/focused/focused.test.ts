@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createFocusedStrategy } from '../../../../../crawler/ordering/focused/focused.ts';
-import type { OrderingStrategy, UrlKind } from '../../../../../crawler/ordering/strategy.ts';
+import type { UrlKind } from '../../../../../crawler/parse/url-kind.ts';
+import type { OrderingStrategy } from '../../../../../crawler/ordering/strategy.ts';
 import { contentTerms } from '../../../../../crawler/relevance/text.ts';
 
 const QUERY = 'socket servers';

@@ -6,10 +6,10 @@
  * see the hints the crawl saw, in the same order.
  */
 import { gunzipSync } from 'node:zlib';
-import type { UrlHint, UrlKind } from '../ordering/strategy.ts';
-import type { ResourceEntry } from '../parse/resource-entries.ts';
-import { analyseSiteResource } from '../parse/site-resources.ts';
-import type { CrawlSettings } from '../settings.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
+import type { ResourceEntry } from './resource-entries.ts';
+import { analyseSiteResource } from './site-resources.ts';
+import type { UrlHint, UrlKind } from './url-kind.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
 
 /** Entries in order; a URL listed twice is hinted once, by its first entry with a hint. */

@@ -1,5 +1,5 @@
-import type { Db } from '../store/database.ts';
-import type { ExportPage } from './selection.ts';
+import type { ReadonlyDb } from '../store/database.ts';
+import type { ExportPage } from './export-selection.ts';
 
 export interface Outlink {
   url: string;
@@ -11,7 +11,7 @@ export class PageFacts {
   readonly #outlinks;
   readonly #redirectedFrom;
 
-  constructor(db: Db) {
+  constructor(db: ReadonlyDb) {
     this.#outlinks = db.prepare('SELECT u.url, l.anchor FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?');
     this.#redirectedFrom = db.prepare('SELECT r.url_id AS urlId, u.url FROM pages r JOIN urls u ON u.id = r.url_id WHERE r.redirect_to = ? LIMIT 1');
   }

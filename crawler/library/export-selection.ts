@@ -1,6 +1,11 @@
-import type { Db } from '../store/database.ts';
-import { toFtsQuery } from '../library/search.ts';
 import type { ExportFilter } from '../protocol/api.ts';
+import type { ReadonlyDb } from '../store/database.ts';
+import { toFtsQuery } from './search.ts';
+
+/*
+ * The pages an export takes: the successful responses its filter selects (the contract's
+ * ExportFilter), counted, and read in fetch order in keyset batches.
+ */
 
 export type { ExportFilter };
 
@@ -49,7 +54,7 @@ function selectionSql(filter: ExportFilter): SelectionSql {
 
 const FROM = 'FROM pages p JOIN urls u ON u.id = p.url_id JOIN hosts h ON h.id = u.host_id LEFT JOIN labels l ON l.url_id = p.url_id';
 
-export function countSelected(db: Db, filter: ExportFilter): number {
+export function countSelected(db: ReadonlyDb, filter: ExportFilter): number {
   const sql = selectionSql(filter);
   return db.prepare(`SELECT count(*) ${FROM} WHERE ${sql.where}`).pluck().get(...sql.params) as number;
 }
@@ -61,7 +66,7 @@ const BATCH = 256;
  * large collection is never held in memory and the caller may run its own queries (a
  * page's links) between rows, which an open SQLite iterator would forbid.
  */
-export function* selectedPages(db: Db, filter: ExportFilter): Generator<ExportPage> {
+export function* selectedPages(db: ReadonlyDb, filter: ExportFilter): Generator<ExportPage> {
   const sql = selectionSql(filter);
   const batch = db.prepare(
     `SELECT p.seq, p.url_id AS urlId, u.url, p.title, p.text, p.relevance, p.hot, l.relevant AS label, u.depth, p.status,

@@ -1,0 +1,274 @@
+/**
+ * The crawl frontier: every queued URL on its host's queue at the ordering's priority, and
+ * which host may be asked next. The crawl loop sees it through three narrow interfaces (in
+ * the spirit of Crawlee's request manager beside its AutoscaledPool): what comes in
+ * (FrontierIntake), a host's turn (FrontierTurns), and what the dashboard reads
+ * (FrontierView). Like the rest of frontier/ it knows no database, strategy or robots.txt:
+ * the URL table, the ordering and robots.txt's say come in as small ports.
+ */
+import type { HostActivity } from '../protocol/api.ts';
+import { newFrontierHost, type FrontierHost } from './frontier-host.ts';
+import { HostScheduler, type NextHost } from './host-scheduler.ts';
+import { politeWaitMs, type PolitenessSettings } from './politeness.ts';
+import { QueuedHosts } from './queued-hosts.ts';
+import { TopEntries } from './top-entries.ts';
+
+/** What the frontier needs of a queued URL as the store hands it out. */
+export interface FrontierUrl {
+  readonly id: number;
+  readonly url: string;
+}
+
+/** How a queued URL can end without being fetched. */
+export type PassedOver = 'robots-blocked' | 'skipped' | 'failed';
+
+/** The settings the frontier reads: politeness, and the host budget. */
+export interface FrontierSettings extends PolitenessSettings {
+  /** Pages one host may give; 0 means no limit. */
+  maxPagesPerHost: number;
+}
+
+/** The ordering as the frontier sees it (OrderingStrategy fits): a priority per URL, and the URLs whose priority moved. */
+export interface FrontierOrdering {
+  priority(urlId: number): number;
+  /** The URLs whose priority changed since the last call; the frontier re-queues those still waiting. */
+  takeChanged(): Iterable<number>;
+}
+
+/** The URL table as the frontier writes it: each URL's state is stored, so a crash loses no decision. */
+export interface FrontierStore<T extends FrontierUrl> {
+  /** The URL if the store still holds it as queued, else undefined. */
+  queued(urlId: number): T | undefined;
+  /** Queued → in flight: the URL is handed to the fetcher. */
+  markInflight(urlId: number): void;
+  /** Queued → an end without a fetch, with its reason. */
+  passOver(urlId: number, as: PassedOver, reason: string): void;
+  /** Runs `fn` as one transaction. */
+  transaction(fn: () => void): void;
+}
+
+/** What the crawler tells the frontier about a host: robots.txt's say. */
+export interface FrontierPolicy<H, T> {
+  /** Why robots.txt forbids the URL now, or null when it may be fetched. */
+  robotsBlockReason(host: H, url: string): string | null;
+  /** robots.txt's Crawl-delay for the host in seconds, if it names one. */
+  crawlDelaySeconds(host: H): number | undefined;
+  /** A URL taken from its queue was recorded as robots-blocked. */
+  blocked(task: T, reason: string): void;
+}
+
+export interface FrontierDeps<H extends FrontierHost, T extends FrontierUrl> {
+  settings: FrontierSettings;
+  ordering: FrontierOrdering;
+  store: FrontierStore<T>;
+  policy: FrontierPolicy<H, T>;
+  /** Makes the crawler's host from the frontier's new one (the engine adds the robots.txt verdict). */
+  extendHost: (host: FrontierHost) => H;
+  /** The clock politeness counts on; default Date.now. */
+  now?: () => number;
+}
+
+/** URLs coming in: hosts and queued URLs restored at the start of a run, new URLs, moved priorities. */
+export interface FrontierIntake<H extends FrontierHost> {
+  /** The host of an origin, made on first sight. */
+  host(hostId: number, origin: string): H;
+  /** A host the collection knows, with the pages it fetched in earlier runs. */
+  restoreHost(hostId: number, origin: string, pagesFetched: number): H;
+  /** A URL the store holds as queued goes back on its host's queue (ignored when its host was not restored). */
+  restoreQueued(urlId: number, hostId: number): void;
+  /** A newly admitted, queued URL joins its host's queue. */
+  add(urlId: number, hostId: number, origin: string): void;
+  /** Re-queues the URLs whose priority the ordering changed; their older heap entries go stale. */
+  reprioritise(): void;
+}
+
+/** A host's turn: handed out by next(), its URL taken, then released with its politeness wait. */
+export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
+  /** The host to ask now (it is in flight until released), or when to look again, or idle. */
+  next(now: number): NextHost<H>;
+  /** True while some host with queued URLs waits for its turn. */
+  readonly hasScheduledHosts: boolean;
+  /**
+   * The host's best queued URL that the host budget and robots.txt allow, marked in flight.
+   * Stale entries are skipped, an entry whose priority dropped goes back at its new place,
+   * robots-blocked URLs are recorded and passed over; a spent budget closes the host.
+   */
+  take(host: H): T | undefined;
+  /** A URL taken from this host goes back on its queue (a retry, or a cancelled request). */
+  reclaim(host: H, urlId: number): void;
+  /** Counts a page fetched from the host, for its budget. */
+  pageFetched(host: H): void;
+  /** Ends the host's turn: it may be asked again after max(politeness wait, backoffMs). */
+  release(host: H, responseMs: number, backoffMs?: number): void;
+  /** Ends every queued URL of the host at once, in one transaction (robots.txt unavailable, budget spent, address refused). */
+  close(host: H, as: PassedOver, reason: string): void;
+}
+
+/** What the dashboard reads: scans for the UI, not for the crawl loop. */
+export interface FrontierView {
+  /** The `limit` queued URLs of highest priority, best first. */
+  top(limit: number): { urlId: number; priority: number }[];
+  /** Hosts with queued URLs or a request in flight, busiest first. */
+  activity(limit: number): HostActivity[];
+  readonly hostCount: number;
+}
+
+export type Frontier<H extends FrontierHost, T extends FrontierUrl> = FrontierIntake<H> & FrontierTurns<H, T> & FrontierView;
+
+/**
+ * The frontier in memory: a host per origin with its URL heap, which host's queue holds
+ * each queued URL (so a re-prioritised URL is found, and an older heap entry told stale),
+ * and the HostScheduler that picks the next host.
+ */
+export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implements Frontier<H, T> {
+  readonly #settings: FrontierSettings;
+  readonly #ordering: FrontierOrdering;
+  readonly #store: FrontierStore<T>;
+  readonly #policy: FrontierPolicy<H, T>;
+  readonly #extendHost: (host: FrontierHost) => H;
+  readonly #now: () => number;
+  readonly #hosts = new Map<number, H>();
+  readonly #queued = new QueuedHosts();
+  readonly #scheduler = new HostScheduler<H>();
+
+  constructor(deps: FrontierDeps<H, T>) {
+    this.#settings = deps.settings;
+    this.#ordering = deps.ordering;
+    this.#store = deps.store;
+    this.#policy = deps.policy;
+    this.#extendHost = deps.extendHost;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  host(hostId: number, origin: string): H {
+    let host = this.#hosts.get(hostId);
+    if (host === undefined) {
+      host = this.#extendHost(newFrontierHost(hostId, origin));
+      this.#hosts.set(hostId, host);
+    }
+    return host;
+  }
+
+  restoreHost(hostId: number, origin: string, pagesFetched: number): H {
+    const host = this.host(hostId, origin);
+    host.pagesFetched = pagesFetched;
+    return host;
+  }
+
+  restoreQueued(urlId: number, hostId: number): void {
+    const host = this.#hosts.get(hostId);
+    if (host === undefined) return;
+    this.#enqueue(host, urlId);
+    this.#scheduler.offer(host);
+  }
+
+  add(urlId: number, hostId: number, origin: string): void {
+    const host = this.host(hostId, origin);
+    this.#enqueue(host, urlId);
+    this.#scheduler.offer(host);
+  }
+
+  reprioritise(): void {
+    for (const urlId of this.#ordering.takeChanged()) {
+      const hostId = this.#queued.get(urlId);
+      const host = hostId === 0 ? undefined : this.#hosts.get(hostId);
+      if (host === undefined) continue;
+      this.#enqueue(host, urlId);
+      this.#scheduler.offer(host);
+    }
+  }
+
+  next(now: number): NextHost<H> {
+    const next = this.#scheduler.next(now);
+    if (next.kind === 'host') next.host.inflight = true;
+    return next;
+  }
+
+  get hasScheduledHosts(): boolean {
+    return this.#scheduler.waitingCount + this.#scheduler.readyCount > 0;
+  }
+
+  take(host: H): T | undefined {
+    for (let entry = host.queue.popEntry(); entry !== undefined; entry = host.queue.popEntry()) {
+      // An entry whose URL left the queue is stale; one whose priority has since dropped goes back at its new place.
+      if (this.#queued.get(entry.id) !== host.id) continue;
+      const current = this.#ordering.priority(entry.id);
+      if (current < entry.priority) {
+        host.queue.push(entry.id, current);
+        continue;
+      }
+      const task = this.#store.queued(entry.id);
+      if (task === undefined) continue;
+      this.#queued.delete(task.id);
+      if (this.#settings.maxPagesPerHost > 0 && host.pagesFetched >= this.#settings.maxPagesPerHost) {
+        this.#store.passOver(task.id, 'skipped', 'host-budget');
+        this.close(host, 'skipped', 'host-budget');
+        return undefined;
+      }
+      const blocked = this.#policy.robotsBlockReason(host, task.url);
+      if (blocked === null) {
+        this.#store.markInflight(task.id);
+        return task;
+      }
+      this.#store.passOver(task.id, 'robots-blocked', blocked);
+      this.#policy.blocked(task, blocked);
+    }
+    return undefined;
+  }
+
+  reclaim(host: H, urlId: number): void {
+    // The host is in flight: release() offers it to the scheduler again.
+    this.#enqueue(host, urlId);
+  }
+
+  pageFetched(host: H): void {
+    host.pagesFetched++;
+  }
+
+  release(host: H, responseMs: number, backoffMs = 0): void {
+    host.inflight = false;
+    const wait = politeWaitMs(this.#settings, responseMs, this.#policy.crawlDelaySeconds(host));
+    host.nextAllowedAt = this.#now() + Math.max(wait, backoffMs);
+    this.#scheduler.offer(host);
+  }
+
+  close(host: H, as: PassedOver, reason: string): void {
+    this.#store.transaction(() => {
+      for (const id of host.queue.ids()) {
+        if (this.#queued.get(id) !== host.id) continue;
+        this.#queued.delete(id);
+        this.#store.passOver(id, as, reason);
+      }
+    });
+    host.queue.clear();
+  }
+
+  top(limit: number): { urlId: number; priority: number }[] {
+    const top = new TopEntries(limit);
+    this.#queued.forEachQueued((urlId) => top.offer(urlId, this.#ordering.priority(urlId)));
+    return top.best();
+  }
+
+  activity(limit: number): HostActivity[] {
+    const queued = new Map<number, number>();
+    this.#queued.forEachQueued((_, hostId) => queued.set(hostId, (queued.get(hostId) ?? 0) + 1));
+    const now = this.#now();
+    const hosts: HostActivity[] = [];
+    for (const host of this.#hosts.values()) {
+      const waiting = queued.get(host.id) ?? 0;
+      if (waiting === 0 && !host.inflight) continue;
+      hosts.push({ origin: host.origin, queued: waiting, pagesFetched: host.pagesFetched, nextAllowedAt: host.nextAllowedAt > now ? new Date(host.nextAllowedAt).toISOString() : null, inFlight: host.inflight });
+    }
+    hosts.sort((a, b) => b.queued - a.queued || a.origin.localeCompare(b.origin));
+    return hosts.slice(0, limit);
+  }
+
+  get hostCount(): number {
+    return this.#hosts.size;
+  }
+
+  #enqueue(host: H, urlId: number): void {
+    this.#queued.set(urlId, host.id);
+    host.queue.push(urlId, this.#ordering.priority(urlId));
+  }
+}

@@ -1,0 +1,65 @@
+import type { ReadonlyDb } from '../store/database.ts';
+
+/*
+ * What the offline mirror reads of a collection, one page at a time (point queries by seq,
+ * so that nothing but the current page is in memory): whether a page has a body, its body
+ * with what decodes it, and its row of the mirror's index.
+ */
+
+/** Enough stored text for a ~200-character snippet after whitespace is collapsed. */
+const SNIPPET_SOURCE_CHARS = 600;
+
+export interface MirrorBodyFacts {
+  hasBody: boolean;
+  note: string | null;
+}
+
+export interface MirrorBodyRow {
+  url: string;
+  fetchedAt: number;
+  contentType: string | null;
+  charset: string | null;
+  /** gzip of the body as received, or null. */
+  body: Buffer | null;
+}
+
+export interface MirrorIndexFacts {
+  url: string;
+  title: string | null;
+  /** The start of the stored text. */
+  text: string | null;
+  relevance: number | null;
+  hot: boolean;
+}
+
+export class MirrorRows {
+  readonly #bodyFacts;
+  readonly #body;
+  readonly #indexFacts;
+
+  constructor(db: ReadonlyDb) {
+    this.#bodyFacts = db.prepare('SELECT body IS NOT NULL AS hasBody, note FROM pages WHERE seq = ?');
+    this.#body = db.prepare(
+      `SELECT u.url, p.fetched_at AS fetchedAt, p.content_type AS contentType, p.charset, p.body
+         FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?`,
+    );
+    this.#indexFacts = db.prepare(
+      `SELECT u.url, p.title, substr(p.text, 1, ${SNIPPET_SOURCE_CHARS}) AS text, p.relevance, p.hot
+         FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?`,
+    );
+  }
+
+  bodyFacts(seq: number): MirrorBodyFacts | undefined {
+    const row = this.#bodyFacts.get(seq) as { hasBody: number; note: string | null } | undefined;
+    return row === undefined ? undefined : { hasBody: row.hasBody === 1, note: row.note };
+  }
+
+  body(seq: number): MirrorBodyRow | undefined {
+    return this.#body.get(seq) as MirrorBodyRow | undefined;
+  }
+
+  indexFacts(seq: number): MirrorIndexFacts | undefined {
+    const row = this.#indexFacts.get(seq) as (Omit<MirrorIndexFacts, 'hot'> & { hot: number }) | undefined;
+    return row === undefined ? undefined : { ...row, hot: row.hot === 1 };
+  }
+}

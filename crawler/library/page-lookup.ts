@@ -1,0 +1,94 @@
+import type { ReadonlyDb } from '../store/database.ts';
+import { fingerprint } from '../url/fingerprint.ts';
+
+/*
+ * Point lookups of stored pages for the viewer and the offline mirror: a page by its fetch
+ * number, a URL's id by its canonical form, the page fetched from a URL, and where a stored
+ * redirect pointed. Each is one indexed query, prepared once per lookup object.
+ */
+
+/** A stored page as the viewer shows it: the body is the gzip of the bytes as received. */
+export interface StoredPageRow {
+  /** The canonical URL the page was fetched from. */
+  url: string;
+  status: number;
+  contentType: string | null;
+  /** The charset the parser decoded the body with. */
+  charset: string | null;
+  body: Buffer | null;
+  bodyBytes: number;
+  note: string | null;
+  /** The URL a 3xx pointed to, when there is one. */
+  redirectTo: string | null;
+}
+
+/** The page fetched from a URL, enough to decide what to show for it. */
+export interface PageOfUrl {
+  seq: number;
+  status: number;
+  contentType: string | null;
+  hasBody: boolean;
+  note: string | null;
+  /** The URL id a 3xx pointed to. */
+  redirectTo: number | null;
+}
+
+/** The hosts-table key of a canonical URL: everything before its path, as the crawler stores it. */
+export function originOf(canonicalUrl: string): string | undefined {
+  const scheme = canonicalUrl.indexOf('//');
+  const path = scheme === -1 ? -1 : canonicalUrl.indexOf('/', scheme + 2);
+  return path === -1 ? undefined : canonicalUrl.slice(0, path);
+}
+
+export class PageLookup {
+  readonly #page;
+  readonly #hostId;
+  readonly #urlByFingerprint;
+  readonly #pageOfUrl;
+  readonly #redirectTarget;
+
+  constructor(db: ReadonlyDb) {
+    this.#page = db.prepare(
+      `SELECT u.url, p.status, p.content_type AS contentType, p.charset, p.body, p.body_bytes AS bodyBytes, p.note,
+              r.url AS redirectTo
+         FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls r ON r.id = p.redirect_to
+        WHERE p.seq = ?`,
+    );
+    this.#hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
+    this.#urlByFingerprint = db.prepare('SELECT id, url FROM urls WHERE host_id = ? AND fp = ?');
+    this.#pageOfUrl = db.prepare(
+      `SELECT seq, status, content_type AS contentType, body IS NOT NULL AS hasBody, note, redirect_to AS redirectTo
+         FROM pages WHERE url_id = ?`,
+    );
+    this.#redirectTarget = db.prepare(
+      `SELECT t.url FROM pages p JOIN urls t ON t.id = p.redirect_to
+        WHERE p.url_id = ? AND p.status BETWEEN 300 AND 399`,
+    ).pluck();
+  }
+
+  /** The page with fetch number `seq`. */
+  page(seq: number): StoredPageRow | undefined {
+    return this.#page.get(seq) as StoredPageRow | undefined;
+  }
+
+  /** The id of a canonical URL the collection knows; undefined when it does not. */
+  urlId(canonicalUrl: string): number | undefined {
+    const origin = originOf(canonicalUrl);
+    const host = origin === undefined ? undefined : (this.#hostId.get(origin) as number | undefined);
+    if (host === undefined) return undefined;
+    const row = this.#urlByFingerprint.get(host, fingerprint(canonicalUrl)) as { id: number; url: string } | undefined;
+    // Fingerprints can collide, in principle: the stored URL must be this one.
+    return row !== undefined && row.url === canonicalUrl ? row.id : undefined;
+  }
+
+  /** The page fetched from URL `urlId`, if it was fetched. */
+  pageOfUrl(urlId: number): PageOfUrl | undefined {
+    const row = this.#pageOfUrl.get(urlId) as (Omit<PageOfUrl, 'hasBody'> & { hasBody: number }) | undefined;
+    return row === undefined ? undefined : { ...row, hasBody: row.hasBody === 1 };
+  }
+
+  /** Where the stored 3xx response of URL `urlId` pointed, if it has one. */
+  redirectTarget(urlId: number): string | undefined {
+    return this.#redirectTarget.get(urlId) as string | undefined;
+  }
+}

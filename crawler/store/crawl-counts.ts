@@ -1,0 +1,16 @@
+import type { Db } from './database.ts';
+
+/** What a collection holds when a run starts: the engine's figures count on from here. */
+export interface CrawlCounts {
+  /** Pages stored (every fetched URL, site resources included). */
+  pages: number;
+  /** Stored pages whose verdict is hot. */
+  hot: number;
+}
+
+/** Counts the stored pages and the hot ones among them. */
+export function crawlCounts(db: Db): CrawlCounts {
+  const pages = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
+  const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
+  return { pages, hot };
+}
