@@ -8,6 +8,7 @@ import { importCommand } from './commands/import.ts';
 import { labCommand } from './commands/lab.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 import { serveCommand } from './commands/serve.ts';
+import { strategyNames } from '../ordering/registry.ts';
 
 type Command = (argv: string[]) => number | Promise<number>;
 
@@ -34,10 +35,10 @@ const USAGE = `usage: forager <command> [options]
   stats   --db FILE [--json]
   pages   --db FILE [--json]
   search  --db FILE [--json] [--limit N] WORDS…
-  label   --db FILE --url URL --relevant|--irrelevant
+  label   --db FILE --url URL --relevant|--irrelevant|--clear
   explain --db FILE [--json] URL
-  lab     --db FILE [--strategies bfs,random,backlink,pagerank,fpr,cho,focused] [--hot SPEC|G]
-          [--budgets 0.05,0.1,0.2,0.4] [--json]
+  lab     --db FILE [--strategies ${strategyNames().join(',')}] [--hot SPEC|G]
+          [--judge truth|live] [--budgets 0.05,0.1,0.2,0.4] [--json]
   serve   [--dir DIR | --db FILE] [--port N]   the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections)
   export  --db FILE --format warc|wacz|jsonl|csv|mirror --out PATH [--hot-only] [--min-relevance X]
           [--labelled-relevant] [--query TEXT] [--host HOST] [--force] [--json]

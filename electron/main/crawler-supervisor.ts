@@ -33,8 +33,8 @@ export class CrawlerSupervisor {
   client(): CrawlerClient {
     if (this.#client !== undefined && (!this.#client.abandoned || this.#stopping !== undefined)) return this.#client;
     const { port1, port2 } = new MessageChannelMain();
-    // A small young generation, as the CLI's shebang sets: it keeps crawls and exports of big collections under 300 MB.
-    const child = utilityProcess.fork(this.#entry, [], { serviceName: 'Forager crawler', stdio: 'inherit', execArgv: ['--max-semi-space-size=2'] });
+    // The heap flags of the CLI's shebang (bin/forager.js says why): they keep crawls and exports of big collections under 300 MB.
+    const child = utilityProcess.fork(this.#entry, [], { serviceName: 'Forager crawler', stdio: 'inherit', execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=100'] });
     const client = new CrawlerClient(port1, this.#onEvent);
     child.once('exit', (code) => {
       client.abandon(`The crawler process stopped (exit code ${code}).`);

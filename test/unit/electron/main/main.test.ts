@@ -6,6 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { emitApp, fake, FakeService, FakeWebContents, FakeWindow, installFakeEle
 
 installFakeElectron();
 
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 const service = new FakeService();
 const dispatched: { method: unknown; input: unknown }[] = [];
 let workDir = '';
@@ -90,6 +92,13 @@ describe('electron/main/main.ts wiring (stand-in electron)', () => {
     assert.equal(path.basename(fake.forks[0]?.entry ?? ''), 'crawler-process.js');
     assert.equal(path.basename(path.dirname(fake.forks[0]?.entry ?? '')), 'crawler-process');
     assert.deepEqual(fake.forks[0]?.start, { dir: path.join(fake.userData, 'userData', 'collections') });
+  });
+
+  test("the crawler process runs with the heap flags of the CLI's shebang", () => {
+    const shebang = readFileSync(path.join(REPO_ROOT, 'bin/forager.js'), 'utf8').split('\n')[0] ?? '';
+    const flags = shebang.split(' ').filter((word) => word.startsWith('--'));
+    assert.ok(flags.length > 0, shebang);
+    assert.deepEqual(fake.forks[0]?.execArgv, flags);
   });
 
   test('the session denies every permission and blocks the network', () => {
