@@ -51,3 +51,24 @@ export class FetchError extends ForagerError {
     this.retryable = options?.retryable ?? false;
   }
 }
+
+/**
+ * The collection could not be written or read (the disk is full, the file read-only, locked
+ * by another connection past the busy time-out, damaged). A crawl pauses on one rather than
+ * fail URLs; `sqliteCode` is SQLite's own code.
+ */
+export class StoreError extends ForagerError {
+  readonly sqliteCode: string;
+
+  constructor(sqliteCode: string, message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('STORE', message, { ...context, sqliteCode }, options);
+    this.sqliteCode = sqliteCode;
+  }
+}
+
+/** Another process is writing the collection; the message names it. */
+export class CollectionLockedError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown>) {
+    super('LOCKED', message, context);
+  }
+}

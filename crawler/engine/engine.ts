@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { FetchError } from '../errors.ts';
+import { FetchError, ForagerError, type StoreError } from '../errors.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
 import { retryBackoffMs, type PolitenessSettings } from '../frontier/politeness.ts';
@@ -14,6 +14,8 @@ import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
+import { storeErrorOf } from '../store/store-error.ts';
+import { WriterLock } from '../store/writer-lock.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
@@ -31,7 +33,8 @@ import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 
-export type RunOutcome = 'budget' | 'exhausted' | 'stopped';
+/** How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError). */
+export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error';
 
 export interface EngineOptions {
   /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
@@ -42,6 +45,8 @@ export interface EngineOptions {
   judge?: PageJudge;
   /** Orders the frontier; by default the strategy the settings name. */
   strategy?: OrderingStrategy;
+  /** Who crawls, in words, for the collection's writer lock ("forager crawl"): a second writer is told. */
+  writer?: string;
 }
 
 export interface PageEvent extends RecordedPage {
@@ -108,12 +113,18 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #orderingMs = 0;
   #paused = false;
   #stopping = false;
+  #storeError: StoreError | undefined;
+  readonly #writer: string;
+  #lock: WriterLock | undefined;
+  /** An error that is neither the web's nor the store's: run() stops and rethrows it. */
+  #fault: unknown;
   #wake: (() => void) | undefined;
 
   constructor(db: Db, settings: CrawlSettings, options: EngineOptions = {}) {
     super();
     this.settings = settings;
     this.#db = db;
+    this.#writer = options.writer ?? 'a Forager crawl';
     this.#urls = new UrlStore(db);
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
@@ -166,8 +177,17 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
   async run(): Promise<RunOutcome> {
     this.#startedAt = Date.now();
-    this.#run = new RunStore(this.#db, this.#startedAt);
-    this.#prepareFrontier();
+    try {
+      // One writer per collection: a second crawl on the file is refused, naming the first.
+      if (!this.#db.memory) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
+      this.#run = new RunStore(this.#db, this.#startedAt);
+      this.#prepareFrontier();
+    } catch (err) {
+      await this.#closeResources();
+      if (storeErrorOf(err) === undefined) throw err;
+      this.#onTaskError(err);
+      return 'store-error';
+    }
     let outcome: RunOutcome = 'stopped';
     try {
       for (;;) {
@@ -187,12 +207,45 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       }
       await Promise.allSettled([...this.#tasks]);
     } finally {
+      this.#finishRun(outcome);
+      await this.#closeResources();
+    }
+    if (this.#fault !== undefined) throw this.#fault;
+    return this.#storeError !== undefined ? 'store-error' : outcome;
+  }
+
+  /** Why the crawl paused on its store, when run() returned 'store-error'. */
+  get storeError(): StoreError | undefined {
+    return this.#storeError;
+  }
+
+  /** The run's last writes; when the store refuses them, the run ends as a store error. */
+  #finishRun(outcome: RunOutcome): void {
+    try {
       this.#saveRunCounters();
       this.#hotThisRun += this.#revision.revise();
-      this.#run.finish(outcome);
-      await Promise.all([this.#http.close(), this.#parser.close()]);
+      this.#run?.finish(this.#storeError !== undefined ? 'store-error' : outcome);
+    } catch (err) {
+      this.#onTaskError(err);
     }
-    return outcome;
+  }
+
+  async #closeResources(): Promise<void> {
+    this.#lock?.release();
+    await Promise.all([this.#http.close(), this.#parser.close()]);
+  }
+
+  /**
+   * A store error pauses the crawl: nothing more is dispatched and requests in flight are
+   * cancelled (their URLs stay queued); `resume` goes on once the store can be written. Any
+   * other unexpected error stops the crawl too, and run() rethrows it.
+   */
+  #onTaskError(err: unknown): void {
+    const storeError = storeErrorOf(err);
+    if (storeError !== undefined) this.#storeError ??= storeError;
+    else this.#fault ??= err;
+    this.#abort.abort();
+    this.stop();
   }
 
   pause(): void {
@@ -340,7 +393,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   #track(task: Promise<void>): void {
     this.#tasks.add(task);
-    void task.finally(() => {
+    task.then(
+      () => undefined,
+      (err: unknown) => this.#onTaskError(err),
+    ).finally(() => {
       this.#tasks.delete(task);
       this.#wake?.();
     });
@@ -421,13 +477,16 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
     } catch (err) {
       const responseMs = Date.now() - started;
+      const storeError = storeErrorOf(err);
+      if (storeError !== undefined) this.#onTaskError(storeError);
       if (this.#abort.signal.aborted) {
-        this.#urls.returnToQueue(task.id);
+        // The URL goes back to the queue; if the store cannot even record that, it stays in flight and the next run requeues it.
+        this.#requeueQuietly(task.id);
         this.#frontier.reclaim(host, task.id);
         release(responseMs);
         return;
       }
-      const reason = err instanceof FetchError ? err.reason : `error:${err instanceof Error ? err.message : String(err)}`;
+      const reason = failureReason(err);
       if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
         this.#retry(host, task, reason, responseMs, release);
         return;
@@ -437,6 +496,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
     } finally {
       this.#pageTasks--;
+    }
+  }
+
+  #requeueQuietly(urlId: number): void {
+    try {
+      this.#urls.returnToQueue(urlId);
+    } catch (err) {
+      this.#onTaskError(err);
     }
   }
 
@@ -455,4 +522,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       seenHits: this.#admission.cache.hits,
     });
   }
+}
+
+/** The reason recorded for a URL whose fetch or parse failed. */
+function failureReason(err: unknown): string {
+  if (err instanceof FetchError) return err.reason;
+  if (err instanceof ForagerError && err.code === 'PARSE_TIMEOUT') return 'parse:timeout';
+  if (err instanceof ForagerError && err.code === 'PARSE_FAILED') return 'parse:failed';
+  return `error:${err instanceof Error ? err.message : String(err)}`;
 }

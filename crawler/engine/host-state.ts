@@ -5,6 +5,8 @@ import type { RobotsFile } from '../robots/index.ts';
 export type RobotsVerdict =
   | { kind: 'unknown' }
   | { kind: 'rules'; robots: RobotsFile; fetchedAt: number }
+  /** Rules stored by an earlier run and not read yet: a host's robots.txt is parsed when the host first needs it. */
+  | { kind: 'stored'; fetchedAt: number }
   | { kind: 'allow-all'; fetchedAt: number }
   | { kind: 'disallow-all'; fetchedAt: number; failures: number };
 

@@ -43,7 +43,9 @@ export class HttpClient {
       // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
       acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
     };
-    this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, truncateOversizedBody: true, accept: 'text/plain,*/*;q=0.5' };
+    // RFC 9309 asks for 500 KiB parsed at least: past ROBOTS_MAX_BYTES, received or decoded, the file is cut, so a
+    // small gzip robots.txt cannot inflate to megabytes in memory and in the hosts table.
+    this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, maxDecodedBytes: ROBOTS_MAX_BYTES, truncateOversizedBody: true, accept: 'text/plain,*/*;q=0.5' };
   }
 
   /**

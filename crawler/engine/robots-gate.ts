@@ -1,4 +1,4 @@
-import { crawlDelaySeconds, isAllowed, productToken, robotsPolicyFromStatus } from '../robots/index.ts';
+import { crawlDelaySeconds, isAllowed, productToken, robotsPolicyFromStatus, ROBOTS_MAX_BYTES } from '../robots/index.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import type { HostRow, HostStore } from '../store/host-store.ts';
 import { ROBOTS_MAX_AGE_MS, type HostState, type RobotsVerdict } from './host-state.ts';
@@ -43,10 +43,24 @@ export class RobotsGate {
     this.#agent = productToken(settings.userAgent);
   }
 
-  /** Rebuilds a host's verdict from what the collection stored in an earlier run. */
+  /**
+   * Rebuilds a host's verdict from what the collection stored in an earlier run. Stored rules
+   * stay unread until the host needs them: a run starts without loading every host's file.
+   */
   restore(row: HostRow): RobotsVerdict {
     if (row.robotsFetchedAt === null || row.robotsStatus === null) return { kind: 'unknown' };
-    return verdictFor(row.robotsStatus, row.robotsBody ?? undefined, row.robotsFetchedAt, row.robotsFailures);
+    if (row.robotsStatus >= 200 && row.robotsStatus < 300) return { kind: 'stored', fetchedAt: row.robotsFetchedAt };
+    return verdictFor(row.robotsStatus, undefined, row.robotsFetchedAt, row.robotsFailures);
+  }
+
+  /** The host's verdict with stored rules read and parsed. */
+  #loaded(host: HostState): RobotsVerdict {
+    if (host.robots.kind === 'stored') {
+      const body = this.#hosts.robotsBody(host.id) ?? Buffer.alloc(0);
+      // Files stored before the cap was kept on storing are cut as a fresh fetch would be.
+      host.robots = verdictFor(200, body.subarray(0, ROBOTS_MAX_BYTES), host.robots.fetchedAt, 0);
+    }
+    return host.robots;
   }
 
   needsFetch(host: HostState, now: number): boolean {
@@ -72,7 +86,8 @@ export class RobotsGate {
     const now = Date.now();
     const previousFailures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
     const status = outcome.kind === 'response' ? outcome.status : UNREACHABLE_STATUS;
-    const body = outcome.kind === 'response' && status >= 200 && status < 300 ? (outcome.body ?? Buffer.alloc(0)) : undefined;
+    // The fetch stops decoding at ROBOTS_MAX_BYTES; the cut here keeps what is stored within it whatever the fetcher did.
+    const body = outcome.kind === 'response' && status >= 200 && status < 300 ? (outcome.body ?? Buffer.alloc(0)).subarray(0, ROBOTS_MAX_BYTES) : undefined;
     host.robots = verdictFor(status, body, now, previousFailures + 1);
     const failures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
     this.#hosts.transaction(() => {
@@ -84,10 +99,11 @@ export class RobotsGate {
 
   /** null when the URL may be fetched, or the reason it may not. */
   blockReason(host: HostState, url: string): string | null {
-    const r = host.robots;
+    const r = this.#loaded(host);
     switch (r.kind) {
       case 'unknown':
       case 'allow-all':
+      case 'stored':
         return null;
       case 'disallow-all':
         // Until the retries are used up, URLs wait in the queue rather than being written off.
@@ -100,7 +116,8 @@ export class RobotsGate {
   }
 
   crawlDelaySeconds(host: HostState): number | undefined {
-    return host.robots.kind === 'rules' ? crawlDelaySeconds(host.robots.robots, this.#agent) : undefined;
+    const r = this.#loaded(host);
+    return r.kind === 'rules' ? crawlDelaySeconds(r.robots, this.#agent) : undefined;
   }
 }
 

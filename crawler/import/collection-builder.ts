@@ -3,7 +3,7 @@ import { PageRecorder } from '../engine/page-recorder.ts';
 import { UrlAdmission } from '../engine/url-admission.ts';
 import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc/http.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
-import { ParsePool } from '../parse/parse-pool.ts';
+import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
@@ -150,7 +150,8 @@ export class CollectionBuilder {
       linked: () => undefined,
     }, SEEN_CACHE_SIZE);
     const judge: PageJudge = { judge: () => this.#verdict };
-    const parser = new ParsePool(0);
+    // A worker even on one core, so that a page that stalls the parser times out instead of stalling the import.
+    const parser = new ParsePool(Math.max(1, defaultParseWorkers()));
     const recorder = new PageRecorder(this.#db, { pages: new PageStore(this.#db), urls }, admission, parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,

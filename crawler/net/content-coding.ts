@@ -2,8 +2,16 @@
 export type ContentCoding = 'gzip' | 'deflate' | 'br';
 
 /**
+ * The most codings a body may stack. Real servers apply one; two is the most any standard
+ * use makes of the chain. Each layer can inflate a thousandfold, and `gzip` two hundred times
+ * over costs CPU for nothing.
+ */
+export const MAX_CONTENT_CODINGS = 2;
+
+/**
  * A Content-Encoding header as the codings in the order they were applied, identity
- * dropped, or the first coding we do not accept.
+ * dropped, or what we do not accept: the first unknown coding, or `unsupported` naming a
+ * chain longer than MAX_CONTENT_CODINGS.
  */
 export function parseContentCodings(header: string): { codings: ContentCoding[] } | { unsupported: string } {
   const codings: ContentCoding[] = [];
@@ -13,6 +21,7 @@ export function parseContentCodings(header: string): { codings: ContentCoding[] 
     if (coding === 'gzip' || coding === 'x-gzip') codings.push('gzip');
     else if (coding === 'deflate' || coding === 'br') codings.push(coding);
     else return { unsupported: coding };
+    if (codings.length > MAX_CONTENT_CODINGS) return { unsupported: `a chain of more than ${MAX_CONTENT_CODINGS} codings` };
   }
   return { codings };
 }

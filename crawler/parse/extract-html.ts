@@ -9,7 +9,7 @@
  * are cut from the finished text once parsing ends, so the cost stays linear in
  * the page size however many links there are, with no per-word allocation.
  */
-import { Parser } from 'htmlparser2';
+import { parseBounded, type BoundedHandler } from './bounded-parse.ts';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe' | 'link';
 
@@ -381,7 +381,7 @@ function appendBounded(to: string, data: string, limit: number): string {
  * are already whitespace-collapsed, so that the final text is one join, and
  * links remember character offsets into it.
  */
-class PageCollector {
+class PageCollector implements BoundedHandler {
   readonly maxLinks: number;
   readonly maxTextChars: number;
   readonly agentToken: string;
@@ -590,6 +590,22 @@ class PageCollector {
     } else if (name === 'svg') this.svgDepth--;
   }
 
+  /**
+   * The parser restarted past its depth bound (bounded-parse.ts): none of the elements open
+   * now will be closed, so the page goes on as if outside all of them.
+   */
+  onrestart(): void {
+    this.closeAnchor();
+    this.skipDepth = 0;
+    this.hideDepth = 0;
+    this.noLinksDepth = 0;
+    this.svgDepth = 0;
+    if (this.titleOpen) {
+      this.titleOpen = false;
+      this.titleDone = true;
+    }
+  }
+
   /** Records a link, or counts it as dropped past maxLinks; null if not recorded. */
   addLink(tag: LinkTag, rawHref: string | undefined, rel: string | undefined, withContext: boolean): ExtractedLink | null {
     if (rawHref === undefined) return null;
@@ -723,7 +739,6 @@ class PageCollector {
 
 export function extractHtml(html: string, pageUrl: string, opts: ExtractOptions = {}): ExtractedPage {
   const collector = new PageCollector(opts);
-  const parser = new Parser(collector);
-  parser.end(html);
+  parseBounded(html, collector);
   return collector.finish(pageUrl);
 }

@@ -1,14 +1,14 @@
 import { parentPort } from 'node:worker_threads';
 import { analyseResponse, type ResponseInput } from './analyse-response.ts';
 
-/** Worker side of ParsePool: analyse each response and send the result back with its job id. */
-parentPort?.on('message', (job: { id: number; input: ResponseInput }) => {
+/** Worker side of ParsePool: analyse each response and send the result back (one job at a time). */
+parentPort?.on('message', (job: { input: ResponseInput }) => {
   try {
     const analysis = analyseResponse(job.input);
     // zlib's output buffer cannot be transferred, so move the bytes into one that can.
     const storedBody = analysis.storedBody === null ? null : new Uint8Array(analysis.storedBody);
-    parentPort?.postMessage({ id: job.id, analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
+    parentPort?.postMessage({ analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
   } catch (err) {
-    parentPort?.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) });
+    parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) });
   }
 });

@@ -69,10 +69,13 @@ export interface CrawlProblem {
   reason: string;
 }
 
+/** How lastOutcome starts when a run paused because the collection could not be written; the reason follows. */
+export const STORE_ERROR_OUTCOME = 'store-error: ';
+
 export interface CrawlStatus {
   collection: string;
   state: CrawlState;
-  /** Why the last run ended, when it did ('budget', 'exhausted', 'stopped', or an error message). */
+  /** Why the last run ended, when it did ('budget', 'exhausted', 'stopped', STORE_ERROR_OUTCOME + reason, or an error message). */
   lastOutcome: string | null;
   maxPages: number;
   figures: CrawlFigures;

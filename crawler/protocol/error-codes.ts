@@ -14,9 +14,14 @@ export const ERROR_CODES = [
   'FETCH',
   'IMPORT',
   'EXPORT',
-  /** A page or resource the parse worker could not analyse, or the parse pool is closed. */
+  /** A page or resource the parse worker could not analyse, took too long over, or the parse pool is closed. */
   'PARSE_FAILED',
+  'PARSE_TIMEOUT',
   'PARSE_POOL_CLOSED',
+  /** The collection could not be written or read: the disk is full, the file read-only, locked or damaged. */
+  'STORE',
+  /** Another process is writing the collection. */
+  'LOCKED',
   /** A URL id an ordering strategy cannot hold; a lab graph that does not add up. */
   'ORDERING_ID',
   'LAB_GRAPH',

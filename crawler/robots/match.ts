@@ -25,6 +25,8 @@ interface CompiledRule {
   readonly tail: string | undefined;
   readonly anchored: boolean;
   readonly rule: RobotsRule;
+  /** Its place in AgentRules.rules: the first matching rule in that order decides. */
+  order: number;
 }
 
 export type MatchScope = 'agent' | 'global' | 'none';
@@ -33,6 +35,13 @@ interface AgentRules {
   readonly scope: MatchScope;
   /** Most specific first; on equal length, allow before disallow. The first match decides. */
   readonly rules: readonly CompiledRule[];
+  /**
+   * The rules by their literal head, and the lengths heads come in, shortest first. Only a
+   * rule whose head begins the path can match, so a lookup reads those few rules, not all of
+   * them: 26,000 rules cost one look per head length instead of 26,000 comparisons.
+   */
+  readonly byHead: ReadonlyMap<string, readonly CompiledRule[]>;
+  readonly headLengths: readonly number[];
   readonly crawlDelaySeconds: number | undefined;
 }
 
@@ -56,7 +65,7 @@ const rulesCache = new WeakMap<RobotsFile, Map<string, AgentRules>>();
 export function isAllowed(robots: RobotsFile, userAgentToken: string, urlPathAndQuery: string): boolean {
   const path = comparablePath(urlPathAndQuery);
   if (path === ROBOTS_TXT_PATH) return true;
-  const winner = mostSpecificMatch(rulesFor(robots, userAgentToken).rules, path);
+  const winner = mostSpecificMatch(rulesFor(robots, userAgentToken), path);
   return winner === undefined || winner.allow;
 }
 
@@ -64,7 +73,7 @@ export function isAllowed(robots: RobotsFile, userAgentToken: string, urlPathAnd
 export function explainMatch(robots: RobotsFile, userAgentToken: string, urlPathAndQuery: string): MatchExplanation {
   const path = comparablePath(urlPathAndQuery);
   const agentRules = rulesFor(robots, userAgentToken);
-  const winner = mostSpecificMatch(agentRules.rules, path);
+  const winner = mostSpecificMatch(agentRules, path);
   const allowedByRules = winner === undefined || winner.allow;
   const implicit = path === ROBOTS_TXT_PATH;
   return {
@@ -129,12 +138,20 @@ function buildAgentRules(groups: readonly RobotsGroup[], token: string): AgentRu
   }
   const rules = applicable.flatMap((group) => group.rules.map(compileRule));
   rules.sort((a, b) => b.priority - a.priority || Number(b.allow) - Number(a.allow));
+  const byHead = new Map<string, CompiledRule[]>();
+  rules.forEach((rule, order) => {
+    rule.order = order;
+    const same = byHead.get(rule.head);
+    if (same === undefined) byHead.set(rule.head, [rule]);
+    else same.push(rule);
+  });
+  const headLengths = [...new Set(rules.map((rule) => rule.head.length))].sort((a, b) => a - b);
   let delay: number | undefined;
   for (const group of applicable) {
     const groupDelay = group.crawlDelaySeconds;
     if (groupDelay !== undefined && (delay === undefined || groupDelay > delay)) delay = groupDelay;
   }
-  return { scope, rules, crawlDelaySeconds: delay };
+  return { scope, rules, byHead, headLengths, crawlDelaySeconds: delay };
 }
 
 function compileRule(rule: RobotsRule): CompiledRule {
@@ -144,15 +161,22 @@ function compileRule(rule: RobotsRule): CompiledRule {
   const head = parts[0] ?? '';
   const tail = parts.length > 1 ? parts[parts.length - 1] : undefined;
   const middle = parts.slice(1, -1).filter((part) => part !== '');
-  return { allow: rule.directive === 'allow', priority: rule.pattern.length, head, middle, tail, anchored, rule };
+  return { allow: rule.directive === 'allow', priority: rule.pattern.length, head, middle, tail, anchored, rule, order: 0 };
 }
 
 function literalText(part: string): string {
   return part.replaceAll('%2A', '*').replaceAll('%24', '$');
 }
 
-function mostSpecificMatch(rules: readonly CompiledRule[], path: string): CompiledRule | undefined {
-  for (const rule of rules) {
+function mostSpecificMatch(agentRules: AgentRules, path: string): CompiledRule | undefined {
+  const candidates: CompiledRule[] = [];
+  for (const length of agentRules.headLengths) {
+    if (length > path.length) break;
+    const rules = agentRules.byHead.get(length === path.length ? path : path.slice(0, length));
+    if (rules !== undefined) for (const rule of rules) candidates.push(rule);
+  }
+  if (candidates.length > 1) candidates.sort((a, b) => a.order - b.order);
+  for (const rule of candidates) {
     if (ruleMatches(rule, path)) return rule;
   }
   return undefined;

@@ -3,7 +3,7 @@ import { urlRows } from '../library/find-url.ts';
 import { collectionStats, harvestSeries } from '../library/stats.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import type { Db } from '../store/database.ts';
-import type { CrawlProblem, CrawlState, CrawlStatus, FrontierItem, HarvestPoint, HostActivity } from '../protocol/api.ts';
+import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity } from '../protocol/api.ts';
 
 const MAX_PROBLEMS = 50;
 const MAX_SERIES_POINTS = 200;
@@ -76,7 +76,7 @@ export class CrawlSession {
     this.#settings = settings;
     const series = this.#storedSeries();
     this.#series = series;
-    const engine = new CrawlEngine(this.#db, settings);
+    const engine = new CrawlEngine(this.#db, settings, { writer: 'the Forager app (forager serve or the desktop app)' });
     engine.on('page', (page) => series.add(page.hot));
     engine.on('failure', (failure) => {
       if (!failure.willRetry) this.#problem('failure', failure.url, failure.reason);
@@ -89,7 +89,7 @@ export class CrawlSession {
     this.#state = 'running';
     this.#lastOutcome = null;
     engine.run().then(
-      (outcome: RunOutcome) => this.#ended(outcome, finished),
+      (outcome: RunOutcome) => this.#ended(outcome === 'store-error' ? `${STORE_ERROR_OUTCOME}${engine.storeError?.message ?? 'unknown'}` : outcome, finished),
       (err: unknown) => this.#ended(`the crawl stopped on an error: ${err instanceof Error ? err.message : String(err)}`, finished),
     );
   }

@@ -4,7 +4,6 @@ export interface HostRow {
   id: number;
   origin: string;
   robotsStatus: number | null;
-  robotsBody: Buffer | null;
   robotsFetchedAt: number | null;
   robotsFailures: number;
   pagesFetched: number;
@@ -18,6 +17,7 @@ export class HostStore {
   readonly #all;
   readonly #saveRobots;
   readonly #countPage;
+  readonly #robotsBody;
   readonly #idCache = new Map<string, number>();
 
   constructor(db: Db) {
@@ -25,11 +25,12 @@ export class HostStore {
     this.#byOrigin = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
     this.#insert = db.prepare('INSERT INTO hosts (origin) VALUES (?)');
     this.#all = db.prepare(
-      `SELECT id, origin, robots_status AS robotsStatus, robots_body AS robotsBody, robots_fetched_at AS robotsFetchedAt,
+      `SELECT id, origin, robots_status AS robotsStatus, robots_fetched_at AS robotsFetchedAt,
               robots_failures AS robotsFailures, pages_fetched AS pagesFetched FROM hosts`,
     );
     this.#saveRobots = db.prepare('UPDATE hosts SET robots_status = ?, robots_body = ?, robots_fetched_at = ?, robots_failures = ? WHERE id = ?');
     this.#countPage = db.prepare('UPDATE hosts SET pages_fetched = pages_fetched + 1 WHERE id = ?');
+    this.#robotsBody = db.prepare('SELECT robots_body FROM hosts WHERE id = ?').pluck();
   }
 
   idFor(origin: string): number {
@@ -45,6 +46,12 @@ export class HostStore {
     return this.#idCache.get(origin) ?? (this.#byOrigin.get(origin) as number | undefined);
   }
 
+  /** A host's stored robots.txt, read when the host first needs it rather than with every host at a run's start. */
+  robotsBody(id: number): Buffer | null {
+    return (this.#robotsBody.get(id) as Buffer | null | undefined) ?? null;
+  }
+
+  /** Every host, without its robots.txt body. */
   all(): HostRow[] {
     return this.#all.all() as HostRow[];
   }

@@ -24,13 +24,10 @@
  * - Inside <svg> and <math> only their listed elements are kept (no foreign markup
  *   that the browser could parse differently from htmlparser2).
  *
- * Cost: htmlparser2 keeps its open elements in an array that it shifts at every open tag,
- * which is quadratic in the nesting depth (200,000 nested <div>s take 20 s). When a parser
- * reaches MAX_PARSER_DEPTH open elements, parsing goes on with a fresh parser from the
- * next tag on: what was open stays open in the output (the browser caps depth anyway),
- * and the cost stays linear.
+ * Cost: parsing is bounded in depth (parse/bounded-parse.ts), so it stays linear: when it
+ * restarts, what was open stays open in the output (the browser caps depth anyway).
  */
-import { Parser, type Handler } from 'htmlparser2';
+import { parseBounded, type BoundedHandler } from '../parse/bounded-parse.ts';
 import { effectiveBase } from '../parse/extract-html.ts';
 import { escapeAttribute, escapeText } from './html-escape.ts';
 import {
@@ -48,11 +45,6 @@ export interface SanitizeOptions {
   /** Called with each http(s) link target, absolute and with its #fragment. */
   linkFor(absoluteUrl: string): LinkTarget;
 }
-
-export const MAX_PARSER_DEPTH = 512;
-
-/** htmlparser2 reads these as raw text: a fresh parser must not start inside one. */
-const RAW_TEXT_ELEMENTS = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
 const NS_HTML = 0;
 const NS_SVG = 1;
@@ -89,7 +81,7 @@ const LOCAL_PAINT_REFERENCE = /^\s*url\(\s*(['"]?)#[\w.:-]*\1\s*\)\s*$/i;
 /** Markup that depends on the page's base URL, written once the whole page is read. */
 type Deferred = { kind: 'a'; attribs: Record<string, string> } | { kind: 'frame'; wrapper: 'p' | 'span'; src: string };
 
-class StoredPageSanitizer implements Partial<Handler> {
+class StoredPageSanitizer implements BoundedHandler {
   readonly #out: (string | Deferred)[] = ['<!DOCTYPE html>\n<meta charset="utf-8">\n'];
   readonly #stack: Frame[] = [];
   readonly #pageUrl: string;
@@ -100,29 +92,14 @@ class StoredPageSanitizer implements Partial<Handler> {
   #skip = 0;
   #styleText: string[] | undefined;
   #styleMedia: string | undefined;
-  #parser: Parser | undefined;
-  #parserDepth = 0;
-  #resumeAt = -1;
 
   constructor(options: SanitizeOptions) {
     this.#pageUrl = options.pageUrl;
     this.#linkFor = options.linkFor;
   }
 
-  /** Parses `html` to its end, starting a fresh parser whenever one gets too deep. */
   run(html: string): string {
-    let offset = 0;
-    for (;;) {
-      const parser = new Parser(this);
-      this.#parser = parser;
-      this.#parserDepth = 0;
-      this.#resumeAt = -1;
-      parser.end(offset === 0 ? html : html.slice(offset));
-      if (this.#resumeAt < 0) break;
-      offset += this.#resumeAt;
-      // A fresh parser starts outside any element: so must we, unless we are in plain HTML.
-      if (this.#skip > 0 || this.#ns() !== NS_HTML) this.#closeAll();
-    }
+    parseBounded(html, this);
     this.#closeAll();
     this.#base = effectiveBase(this.#pageUrl, this.#baseHref);
     let page = '';
@@ -131,19 +108,17 @@ class StoredPageSanitizer implements Partial<Handler> {
   }
 
   onopentag(name: string, attribs: Record<string, string>): void {
-    this.#parserDepth++;
     if (name === 'base' && this.#baseHref === undefined && attribs.href !== undefined) this.#baseHref = attribs.href.trim();
     this.#open(name, attribs);
-    if (this.#parserDepth >= MAX_PARSER_DEPTH && this.#resumeAt < 0 && !RAW_TEXT_ELEMENTS.has(name)) {
-      const parser = this.#parser as Parser;
-      this.#resumeAt = parser.endIndex + 1;
-      parser.pause();
-    }
   }
 
   onclosetag(): void {
-    this.#parserDepth--;
     this.#pop();
+  }
+
+  /** A fresh parser starts outside any element: so must we, unless we are in plain HTML. */
+  onrestart(): void {
+    if (this.#skip > 0 || this.#ns() !== NS_HTML) this.#closeAll();
   }
 
   ontext(text: string): void {

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { ROBOTS_MAX_BYTES } from '../../crawler/robots/index.ts';
 import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { UrlState, URL_STATE_NAMES, type UrlStateValue } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings, urlRecord, type CrawlRun } from '../support/crawl-harness.ts';
@@ -120,6 +122,19 @@ describe('robots.txt that is odd but usable', () => {
         assert.deepEqual(pagePaths(crawl), ['/', '/public', '/x', '/y']);
       },
     );
+  });
+
+  it('16 KB of gzip inflating to 16 MiB: read and stored up to 512 KiB, its rules obeyed', async () => {
+    const inflated = Buffer.concat([Buffer.from('User-agent: *\nDisallow: /private\n'), Buffer.alloc(16 * 1024 * 1024, '#')]);
+    const wire = gzipSync(inflated, { level: 9 });
+    assert.ok(wire.length < 32 * 1024, `the bomb is small on the wire (${wire.length} bytes)`);
+    const bomb: Handler = (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(wire);
+    await crawlWithRobots({ '/robots.txt': bomb }, {}, (crawl) => {
+      assertGoodSiteCrawled(crawl);
+      assert.deepEqual(stateOf(crawl, '/private'), { state: 'robots-blocked', reason: 'robots:disallowed' });
+      const stored = crawl.run.db.prepare('SELECT max(length(robots_body)) FROM hosts').pluck().get() as number;
+      assert.ok(stored <= ROBOTS_MAX_BYTES, `stored ${stored} bytes`);
+    });
   });
 
   it('1 MiB of random bytes: crawled as if there were no rules', async () => {

@@ -227,6 +227,16 @@ describe('fetchPage against a hostile server', () => {
     assert.equal(err.retryable, false);
   });
 
+  test('two stacked codings are decoded', async () => {
+    const result = await fetchPage(at(HOSTILE_PATHS.gzipThenBrotli), base);
+    assert.deepEqual(result.body, HOSTILE_PAGE);
+  });
+
+  test('200 stacked gzip codings: bad-encoding, nothing decoded', async () => {
+    const err = await expectFailure(() => fetchPage(at(HOSTILE_PATHS.stackedGzip), base), 'bad-encoding', 1000);
+    assert.match(err.message, /more than 2 codings/);
+  });
+
   test('an unknown content-encoding: bad-encoding', async () => {
     await expectFailure(() => fetchPage(at(HOSTILE_PATHS.unknownEncoding), base), 'bad-encoding', 1000);
   });

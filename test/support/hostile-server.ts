@@ -50,6 +50,10 @@ export const HOSTILE_PATHS = {
   corruptGzip: '/corrupt-gzip',
   /** Content-Encoding the client cannot know. */
   unknownEncoding: '/unknown-encoding',
+  /** HOSTILE_PAGE gzipped, then brotli-compressed: two codings, the most accepted. */
+  gzipThenBrotli: '/gzip-then-brotli',
+  /** HOSTILE_PAGE gzipped 200 times over, Content-Encoding "gzip, gzip, …". */
+  stackedGzip: '/stacked-gzip',
   /** About 100 KiB of response headers. */
   hugeHeaders: '/huge-headers',
   /** Half a status block, then a TCP reset. */
@@ -235,6 +239,15 @@ function serve(path: string, res: ServerResponse, socket: Socket, schedule: Sche
     case HOSTILE_PATHS.unknownEncoding:
       sendBody(res, 'text/html', HOSTILE_PAGE, 'x-forager-unknown');
       return;
+    case HOSTILE_PATHS.gzipThenBrotli:
+      sendBody(res, 'text/html', zlib.brotliCompressSync(zlib.gzipSync(HOSTILE_PAGE)), 'gzip, br');
+      return;
+    case HOSTILE_PATHS.stackedGzip: {
+      let body = HOSTILE_PAGE;
+      for (let i = 0; i < 200; i++) body = zlib.gzipSync(body);
+      sendBody(res, 'text/html', body, Array(200).fill('gzip').join(', '));
+      return;
+    }
     case HOSTILE_PATHS.hugeHeaders: {
       const filler = 'x'.repeat(1000);
       let head = 'HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 2\r\n';

@@ -71,7 +71,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
 
 /** Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM. */
 async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: boolean): Promise<number> {
-  const engine = new CrawlEngine(db, settings);
+  const engine = new CrawlEngine(db, settings, { writer: 'forager crawl (command line)' });
   let signals = 0;
   const onSignal = (): void => {
     signals++;
@@ -92,13 +92,22 @@ async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: 
   const stats = engine.stats();
   progress?.stop(stats);
   report(dbPath, outcome, stats, json);
+  if (engine.storeError !== undefined) {
+    // One line on stderr, as for every expected failure; nothing was failed or lost.
+    process.stderr.write(`forager: crawl paused: ${engine.storeError.message}. Nothing was lost; once the collection can be written again, run: forager resume --db ${dbPath}\n`);
+    return STORE_ERROR_EXIT;
+  }
   return 0;
 }
+
+/** The exit code of a crawl that paused because its collection could not be written. */
+const STORE_ERROR_EXIT = 3;
 
 const OUTCOME_WORDS: Record<RunOutcome, string> = {
   budget: 'page budget reached',
   exhausted: 'frontier empty: nothing left to fetch in scope',
   stopped: 'paused',
+  'store-error': 'paused: the collection could not be written',
 };
 
 function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: boolean): void {

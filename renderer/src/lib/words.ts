@@ -1,5 +1,5 @@
 /* What the service's short codes mean, in words. */
-import type { CrawlProblem, CrawlState } from '../../../crawler/protocol/api.ts';
+import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState } from '../../../crawler/protocol/api.ts';
 import { formatCount } from './format.ts';
 
 export function describeState(state: CrawlState): string {
@@ -27,6 +27,9 @@ export function describeOutcome(outcome: string | null, maxPages: number): strin
     case 'stopped':
       return 'The last run was stopped by you.';
     default:
+      if (outcome.startsWith(STORE_ERROR_OUTCOME)) {
+        return `The crawl paused because the collection could not be written: ${outcome.slice(STORE_ERROR_OUTCOME.length)}. Nothing was lost: start it again once there is room.`;
+      }
       return `The last run ended: ${outcome}.`;
   }
 }

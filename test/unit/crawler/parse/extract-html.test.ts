@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { MAX_PARSER_DEPTH } from '../../../../crawler/parse/bounded-parse.ts';
 import {
   collapseWhitespace,
   effectiveBase,
@@ -437,4 +438,32 @@ test('only those script paths, at a path boundary, count; at most four per page'
   );
   assert.equal(searchIndexOfScript('search/main.js?v=1', 'https://site.example/'), 'https://site.example/search/search_index.json');
   assert.equal(searchIndexOfScript('//[bad', 'https://site.example/'), undefined);
+});
+
+test('deep nesting costs linear time, and the page after it is still read', () => {
+  const time = (html: string): { ms: number; page: ReturnType<typeof extractHtml> } => {
+    const started = performance.now();
+    const page = extractHtml(html, 'http://a.example/');
+    return { ms: performance.now() - started, page };
+  };
+  const depth = 160_000;
+  const deep = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}deep words${'</div>'.repeat(depth)}<p>after the nest <a href="/next">next page</a></p></body></html>`;
+  // The same bytes without nesting: open and closed at once.
+  const flat = `<html><head><title>Flat</title></head><body>${'<div></div>'.repeat(depth)}deep words<p>after the nest <a href="/next">next page</a></p></body></html>`;
+  time(flat);
+  const flatRun = time(flat);
+  const deepRun = time(deep);
+  // Unbounded, htmlparser2 took about 10 s here against tens of milliseconds flat.
+  assert.ok(deepRun.ms < 10 * flatRun.ms + 200, `deep ${deepRun.ms.toFixed(0)} ms, flat ${flatRun.ms.toFixed(0)} ms`);
+  assert.equal(deepRun.page.title, 'Deep');
+  assert.match(deepRun.page.text, /deep words/);
+  assert.match(deepRun.page.text, /after the nest/);
+  assert.deepEqual(deepRun.page.links.map((l) => l.href), ['/next']);
+});
+
+test('an element left open when the parser restarts does not hide the rest of the page', () => {
+  const html = `<body><template>${'<div>'.repeat(MAX_PARSER_DEPTH + 5)}inert</template><p>body text <a href="/x">x</a></p></body>`;
+  const page = extractHtml(html, 'http://a.example/');
+  assert.match(page.text, /body text/);
+  assert.ok(page.links.some((l) => l.href === '/x'));
 });

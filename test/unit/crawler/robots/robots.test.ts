@@ -411,3 +411,46 @@ describe('productToken', () => {
     assert.equal(isAllowed(robots, productToken('Forager/0.1 (+https://example.org/forager)'), '/x'), false);
   });
 });
+
+describe('cost on hostile files', () => {
+  /** Median milliseconds of `lookups` isAllowed calls on a parsed file, after the first (which compiles the rules). */
+  function lookupMs(robots: ReturnType<typeof parseRobots>, lookups: number): number {
+    isAllowed(robots, 'forager', '/');
+    const times: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const started = performance.now();
+      for (let i = 0; i < lookups; i++) isAllowed(robots, 'forager', `/dir${i % 977}/a/page${i}`);
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[2] as number;
+  }
+
+  test('26,000 rules cost a lookup about what 10 rules do', () => {
+    const rules = (n: number): string => `User-agent: *\n${Array.from({ length: n }, (_, i) => `Disallow: /dir${i}/*/page${i}$\n`).join('')}`;
+    const many = parseRobots(rules(26_000));
+    const few = parseRobots(rules(10));
+    assert.equal(isAllowed(many, 'forager', '/dir5/x/page5'), false);
+    assert.equal(isAllowed(many, 'forager', '/dir5/x/page6'), true);
+    const manyMs = lookupMs(many, 2000);
+    const fewMs = lookupMs(few, 2000);
+    // Scanning every rule made each lookup cost about 1 ms, some 200 times the few-rule cost.
+    assert.ok(manyMs < 20 * fewMs + 5, `26,000 rules: ${manyMs.toFixed(1)} ms, 10 rules: ${fewMs.toFixed(1)} ms for 2,000 lookups`);
+  });
+
+  test('29,000 user-agent lines parse in time linear in the file', () => {
+    // Product tokens are letters, so each agent is its number written in the letters a to z.
+    const name = (i: number): string => i.toString(26).replace(/./g, (d) => String.fromCharCode(97 + parseInt(d, 26)));
+    const agents = (n: number): string => `${Array.from({ length: n }, (_, i) => `User-agent: ${name(i)}\n`).join('')}Disallow: /x\n`;
+    const time = (text: string): number => {
+      const started = performance.now();
+      parseRobots(text);
+      return performance.now() - started;
+    };
+    time(agents(1000));
+    const small = Math.min(time(agents(2900)), time(agents(2900)));
+    const large = Math.min(time(agents(29_000)), time(agents(29_000)));
+    assert.ok(large < 30 * small + 20, `29,000 agents: ${large.toFixed(1)} ms; 2,900: ${small.toFixed(1)} ms`);
+    assert.equal(isAllowed(parseRobots(agents(29_000)), name(28_999), '/x'), false);
+    assert.equal(isAllowed(parseRobots(agents(29_000)), 'zz-forager', '/x'), true);
+  });
+});

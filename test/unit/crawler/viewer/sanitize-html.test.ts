@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
-import { MAX_PARSER_DEPTH, sanitizeStoredHtml, type LinkTarget } from '../../../../crawler/viewer/sanitize-html.ts';
+import { MAX_PARSER_DEPTH } from '../../../../crawler/parse/bounded-parse.ts';
+import { sanitizeStoredHtml, type LinkTarget } from '../../../../crawler/viewer/sanitize-html.ts';
 
 /*
  * The sanitiser's output is checked the way a browser reads it: parse5 implements the

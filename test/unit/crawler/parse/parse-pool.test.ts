@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ForagerError } from '../../../../crawler/errors.ts';
+import type { ResponseInput } from '../../../../crawler/parse/analyse-response.ts';
+import { ParsePool } from '../../../../crawler/parse/parse-pool.ts';
+
+function response(url: string): ResponseInput {
+  const body = new TextEncoder().encode(`<title>${url}</title><p>words about ${url}</p>`);
+  return { url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body, agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20 };
+}
+
+test('a job that outlasts the time-out fails as PARSE_TIMEOUT, its worker is replaced, and the jobs after it are parsed', async () => {
+  const pool = new ParsePool(1, { timeoutMs: 300, workerFile: new URL('../../../support/stuck-parse-worker.ts', import.meta.url) });
+  try {
+    const stuck = pool.analyse(response('http://a.example/stuck'));
+    const after = [pool.analyse(response('http://a.example/one')), pool.analyse(response('http://a.example/two'))];
+    await assert.rejects(stuck, (err: unknown) => err instanceof ForagerError && err.code === 'PARSE_TIMEOUT' && /stuck/.test(err.message));
+    const parsed = await Promise.all(after);
+    assert.deepEqual(parsed.map((a) => a.page?.title), ['http://a.example/one', 'http://a.example/two']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('when workers cannot start at all, the pool parses on its own thread', async () => {
+  const pool = new ParsePool(1, { workerFile: new URL('../../../support/no-such-worker.ts', import.meta.url) });
+  try {
+    const analysis = await pool.analyse(response('http://a.example/one'));
+    assert.equal(analysis.page?.title, 'http://a.example/one');
+  } finally {
+    await pool.close();
+  }
+});
