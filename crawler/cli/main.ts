@@ -1,4 +1,5 @@
 import { ForagerError, UsageError } from '../errors.ts';
+import { storeErrorOf } from '../store/store-error.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
 import { crawlUsage } from './crawl-options.ts';
@@ -59,9 +60,11 @@ export async function main(argv: string[]): Promise<number> {
     if (command === undefined) throw new UsageError(`unknown command "${name}"; run forager --help`, { command: name });
     return await command(rest);
   } catch (err) {
-    if (err instanceof ForagerError) {
-      process.stderr.write(`forager: ${err.message}\n`);
-      return err instanceof UsageError ? 2 : 1;
+    // A damaged or unwritable collection is the user's file, not Forager's fault: one line, no stack.
+    const known = err instanceof ForagerError ? err : storeErrorOf(err);
+    if (known !== undefined) {
+      process.stderr.write(`forager: ${known.message}\n`);
+      return known instanceof UsageError ? 2 : 1;
     }
     process.stderr.write(`forager: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;

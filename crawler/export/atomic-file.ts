@@ -1,21 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, createWriteStream, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ExportError } from './export-error.ts';
 
 /**
  * Writes a file under a temporary name in the same directory and renames it into place
  * only when every byte is on disk, so a failed export never leaves a half-written file
- * under the final name.
+ * under the final name. The bytes are synced to the disk before the rename, and the rename
+ * itself after it, so a power cut cannot leave a complete-looking file of zeros.
  */
 export class AtomicFile {
   readonly path: string;
   readonly #partPath: string;
   readonly #stream;
+  readonly #fd: number;
+  readonly #sync: (fd: number) => void;
   #bytes = 0;
   #failed: Error | undefined;
 
-  constructor(path: string) {
+  /** `sync` flushes a file descriptor to the disk; tests watch it. */
+  constructor(path: string, sync: (fd: number) => void = fsyncSync) {
+    this.#sync = sync;
     this.path = path;
     this.#partPath = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.part`);
     let fd: number;
@@ -25,7 +30,9 @@ export class AtomicFile {
     } catch (err) {
       throw ExportError.fromWriteError(path, err as Error);
     }
-    this.#stream = createWriteStream('', { fd });
+    this.#fd = fd;
+    // The descriptor stays open after the stream ends, to be synced before the rename.
+    this.#stream = createWriteStream('', { fd, autoClose: false });
     this.#stream.on('error', (err) => {
       this.#failed ??= err;
     });
@@ -64,19 +71,40 @@ export class AtomicFile {
     });
     this.#check();
     try {
+      this.#sync(this.#fd);
+      closeSync(this.#fd);
       renameSync(this.#partPath, this.path);
     } catch (err) {
       throw ExportError.fromWriteError(this.path, err as Error);
     }
+    syncDirectory(dirname(this.path), this.#sync);
   }
 
   /** Removes the partial file. Safe to call after a failure or twice. */
   discard(): void {
     this.#stream.destroy();
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // Closed already, by a commit that failed at its rename.
+    }
     rmSync(this.#partPath, { force: true });
   }
 
   #check(): void {
     if (this.#failed !== undefined) throw ExportError.fromWriteError(this.path, this.#failed);
+  }
+}
+
+/** Makes a rename in `dir` durable. Not every platform lets a directory be opened or synced; the file itself is safe then. */
+function syncDirectory(dir: string, sync: (fd: number) => void): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    sync(fd);
+  } catch {
+    // Best effort, as above.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

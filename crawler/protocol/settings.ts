@@ -106,9 +106,11 @@ export const crawlSettingsSchema = z.object({
       rule: 'a non-empty single line',
     }),
   maxDepth: wholeNumber(0, 10_000).default(32).register(settingInfo, { value: 'N', help: 'how many links away from a seed a page may be' }),
+  // Finite by default so that one host (a calendar, an endless faceted search) cannot take a whole large budget;
+  // 50,000 is ten times the largest documentation site the benchmarks crawl.
   maxPagesPerHost: wholeNumber(0)
-    .default(0)
-    .register(settingInfo, { value: 'N', defaultText: 'unlimited', help: 'pages fetched from one host at most (0: no limit)' }),
+    .default(50_000)
+    .register(settingInfo, { value: 'N', help: 'pages fetched from one host at most (0: no limit)' }),
   maxUrlLength: wholeNumber(64, 1_000_000).default(2048).register(settingInfo, { flag: null, help: 'longer URLs are skipped' }),
   maxBodyBytes: wholeNumber(1024)
     .default(10 * 1024 * 1024)

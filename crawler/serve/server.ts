@@ -46,7 +46,7 @@ const APP_CSP = [
   "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join('; ');
 
-const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-resource-policy': 'same-origin' };
+const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-dns-prefetch-control': 'off', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-resource-policy': 'same-origin' };
 
 /** `forager serve`: the UI and the service API over HTTP on 127.0.0.1 only. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {

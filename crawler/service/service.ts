@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { storeErrorOf } from '../store/store-error.ts';
 import { CollectionError, ForagerError, UsageError } from '../errors.ts';
 import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-export.ts';
 import { runLab as replayLab } from '../lab/run-lab.ts';
@@ -285,8 +286,10 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
         problem: null,
       };
     } catch (err) {
-      if (!(err instanceof CollectionError)) throw err;
-      return { id, query: null, seeds: [], pages: 0, hot: 0, bytesOnDisk, createdAt: null, lastCrawledAt: null, crawl: 'idle', problem: err.message };
+      // A damaged file is listed with its problem beside the healthy ones, never in their way.
+      const problem = err instanceof CollectionError ? err.message : storeErrorOf(err)?.message;
+      if (problem === undefined) throw err;
+      return { id, query: null, seeds: [], pages: 0, hot: 0, bytesOnDisk, createdAt: null, lastCrawledAt: null, crawl: 'idle', problem };
     }
   }
 

@@ -35,6 +35,8 @@ export function storedPageHeaders(options: StoredPagePolicyOptions = {}): Record
     'content-security-policy': storedPageCsp(options),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
+    // Chromium may resolve the host names a page links to before anyone clicks: a stored page must not reach the network.
+    'x-dns-prefetch-control': 'off',
     'cache-control': 'no-store',
     'cross-origin-resource-policy': 'same-origin',
   };

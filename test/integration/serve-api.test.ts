@@ -90,6 +90,13 @@ describe('forager serve: the HTTP transport', () => {
     assert.equal(bearer.status, 200);
   });
 
+  it('tells the browser not to prefetch DNS, on refusals and answers alike', async () => {
+    const refused = await raw(server.port, { path: '/api/info', method: 'POST' });
+    const answered = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(answered.status, 200);
+    for (const response of [refused, answered]) assert.equal(response.headers['x-dns-prefetch-control'], 'off');
+  });
+
   it('listens on 127.0.0.1 only', () => {
     const address = server.server.address();
     assert.ok(address !== null && typeof address === 'object');

@@ -159,6 +159,7 @@ describe('the stored-page viewer over a real collection', () => {
     assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
     assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(response.headers.get('x-dns-prefetch-control'), 'off');
     assert.equal(response.headers.get('cache-control'), 'no-store');
     assert.equal(response.headers.get('cross-origin-resource-policy'), 'same-origin');
   }

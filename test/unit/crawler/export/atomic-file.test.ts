@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, fstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AtomicFile } from '../../../../crawler/export/atomic-file.ts';
+import { tempDir } from '../../../support/crawl-harness.ts';
+
+test('the bytes are synced to the disk before the file takes its name, and the directory after', async () => {
+  const dir = tempDir('forager-atomic-');
+  try {
+    const path = join(dir.dir, 'out.warc');
+    const synced: { kind: 'file' | 'directory'; size: number; namedYet: boolean }[] = [];
+    const file = new AtomicFile(path, (fd) => {
+      const stat = fstatSync(fd);
+      synced.push({ kind: stat.isDirectory() ? 'directory' : 'file', size: stat.size, namedYet: existsSync(path) });
+    });
+    await file.write('hello ');
+    await file.write(Buffer.from('world'));
+    await file.commit();
+    assert.deepEqual(synced, [
+      { kind: 'file', size: 11, namedYet: false },
+      { kind: 'directory', size: synced[1]?.size ?? -1, namedYet: true },
+    ]);
+    assert.equal(readFileSync(path, 'utf8'), 'hello world');
+  } finally {
+    dir.cleanup();
+  }
+});
