@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { FetchError, ForagerError, type StoreError } from '../errors.ts';
+import { retryAfterMs } from '../net/retry-after.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
 import { retryBackoffMs, type PolitenessSettings } from '../frontier/politeness.ts';
@@ -453,11 +454,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     try {
       const result = await this.#http.fetchPage(task.url, this.#abort.signal, task.kind);
       const retryable = result.status >= 500 || result.status === 429;
-      if (retryable && task.attempts < this.settings.maxRetries) {
-        this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release);
+      // The server says how long to leave it alone (429, 503): the host waits that long, within the cap.
+      const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
+      const waitTooLong = askedWaitMs !== undefined && askedWaitMs > this.settings.maxRetryAfterMs;
+      if (retryable && !waitTooLong && task.attempts < this.settings.maxRetries) {
+        this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release, askedWaitMs);
         return;
       }
-      release(result.timings.totalMs);
+      release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
       this.#frontier.pageFetched(host);
       const afterWrite = (): void => {
         this.#hostStore.countPageFetched(host.id);
@@ -465,7 +469,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#bytesThisRun += result.bytesReceived;
         this.#saveRunCounters();
       };
-      const recorded = await this.#recorder.record(task, result, afterWrite, retryable ? `http:${result.status}` : null);
+      const failure = retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null;
+      const recorded = await this.#recorder.record(task, result, afterWrite, failure);
       const orderingStarted = performance.now();
       // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
       for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
@@ -507,10 +512,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     }
   }
 
-  #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void): void {
+  /** Puts the URL back for another attempt; its host waits the back-off, or what the server asked if longer. */
+  #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void, askedWaitMs = 0): void {
     this.#urls.requeueAfterFailure(task.id, reason);
     this.#frontier.reclaim(host, task.id);
-    release(responseMs, retryBackoffMs(this.#politeness, task.attempts + 1));
+    release(responseMs, Math.max(retryBackoffMs(this.#politeness, task.attempts + 1), askedWaitMs));
     this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
   }
 

@@ -125,6 +125,12 @@ export const crawlSettingsSchema = z.object({
   maxRetries: wholeNumber(0, 20)
     .default(2)
     .register(settingInfo, { flag: null, help: 'further attempts after a transient failure (timeout, reset, 5xx, 429)' }),
+  maxRetryAfterMs: wholeNumber(0, 86_400_000)
+    .default(600_000)
+    .register(settingInfo, {
+      value: 'N',
+      help: "the longest Retry-After (on 429 and 503) the host is waited for before the URL's next attempt; longer, and the URL is recorded as failed",
+    }),
   robotsRetryMs: wholeNumber(0)
     .default(60_000)
     .register(settingInfo, { value: 'N', help: 'how long a host waits before its robots.txt is fetched again after a 5xx or network failure' }),
