@@ -87,14 +87,17 @@ export class UrlAdmission {
     const cached = this.cache.get(fp);
     if (cached !== undefined) return this.#known(link, cached, from.kind);
     const origin = originOf(url);
-    const hostId = this.#hosts.idFor(origin);
+    const parsed = new URL(url);
+    // Only origins in scope get a hosts row and host state; the rest share one row (HostStore.outOfScopeId).
+    const inScope = from.isSeed || this.#scope.allows(parsed);
+    const hostId = inScope ? this.#hosts.idFor(origin) : this.#hosts.outOfScopeId();
     const stored = this.#urls.findIdByFingerprint(hostId, fp);
     if (stored !== undefined) {
       this.cache.set(fp, stored);
       return this.#known(link, stored, from.kind);
     }
     const kind = from.kind ?? 'page';
-    const { state, reason } = this.#classify(new URL(url), url, hostId, origin, from);
+    const { state, reason } = this.#classify(parsed, url, hostId, origin, from);
     const id = this.#urls.insert({ fp, url, hostId, depth: from.depth, state, parentId: from.parentId, redirects: from.redirects, reason, kind });
     this.cache.set(fp, id);
     if (kind !== 'page') this.#kinds().set(id, kind);

@@ -1,3 +1,4 @@
+import { OUT_OF_SCOPE_ORIGIN } from '../store/host-store.ts';
 import { UsageError } from '../errors.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { canonicalize } from '../url/canonical.ts';
@@ -16,9 +17,12 @@ export function findUrlId(db: ReadonlyDb, rawUrl: string): number {
   } catch (err) {
     throw new UsageError(`invalid URL "${rawUrl}": ${err instanceof Error ? err.message : String(err)}`, { url: rawUrl });
   }
-  const origin = new URL(url).origin;
-  const hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck().get(origin) as number | undefined;
-  const id = hostId === undefined ? undefined : (db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck().get(hostId, fingerprint(url)) as number | undefined);
+  const fp = fingerprint(url);
+  const hostIdOf = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
+  const urlIdIn = (hostId: number | undefined): number | undefined =>
+    hostId === undefined ? undefined : (db.prepare('SELECT id FROM urls WHERE host_id = ? AND fp = ?').pluck().get(hostId, fp) as number | undefined);
+  // An out-of-scope URL is filed under one shared row rather than its origin's.
+  const id = urlIdIn(hostIdOf.get(new URL(url).origin) as number | undefined) ?? urlIdIn(hostIdOf.get(OUT_OF_SCOPE_ORIGIN) as number | undefined);
   if (id === undefined) throw new UsageError(`${url} is not in this collection`, { url });
   return id;
 }

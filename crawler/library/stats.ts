@@ -1,3 +1,4 @@
+import { OUT_OF_SCOPE_ORIGIN } from '../store/host-store.ts';
 import type { CrawlStats, HarvestPoint } from '../protocol/crawl-stats.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
@@ -41,7 +42,7 @@ export function collectionStats(db: ReadonlyDb): CrawlStats {
   const totals = runTotals(db);
   const fetched = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
-  const hosts = db.prepare('SELECT count(*) FROM hosts').pluck().get() as number;
+  const hosts = db.prepare('SELECT count(*) FROM hosts WHERE origin <> ?').pluck().get(OUT_OF_SCOPE_ORIGIN) as number;
   return {
     fetched,
     hot,

@@ -9,6 +9,13 @@ export interface HostRow {
   pagesFetched: number;
 }
 
+/**
+ * The origin every out-of-scope URL is filed under. Such URLs are recorded (as skipped, so
+ * the seen test knows them) but never fetched, so their origins get no row of their own: a
+ * page linking to ten thousand sites adds one row, not ten thousand.
+ */
+export const OUT_OF_SCOPE_ORIGIN = 'out-of-scope:';
+
 /** The hosts table. Politeness and robots.txt are kept per origin (scheme, host and port). */
 export class HostStore {
   readonly #db: Db;
@@ -41,6 +48,11 @@ export class HostStore {
     return id;
   }
 
+  /** The row every out-of-scope URL is filed under. */
+  outOfScopeId(): number {
+    return this.idFor(OUT_OF_SCOPE_ORIGIN);
+  }
+
   /** The id of a known origin, without creating one. */
   find(origin: string): number | undefined {
     return this.#idCache.get(origin) ?? (this.#byOrigin.get(origin) as number | undefined);
@@ -51,9 +63,9 @@ export class HostStore {
     return (this.#robotsBody.get(id) as Buffer | null | undefined) ?? null;
   }
 
-  /** Every host, without its robots.txt body. */
+  /** Every host that may be crawled, without its robots.txt body. */
   all(): HostRow[] {
-    return this.#all.all() as HostRow[];
+    return (this.#all.all() as HostRow[]).filter((row) => row.origin !== OUT_OF_SCOPE_ORIGIN);
   }
 
   saveRobots(id: number, status: number | null, body: Buffer | null, fetchedAt: number, failures: number): void {
