@@ -29,6 +29,8 @@ export interface ImportSummary {
   links: number;
   labels: number;
   query: string;
+  /** Settings the archive asked for that were made safer (allowPrivate off, politeness and caps at this machine's defaults). */
+  tightened: string[];
 }
 
 /** A response waiting for its request and metadata records, which may come on either side of it. */
@@ -71,6 +73,7 @@ export class CollectionBuilder {
   #pages = 0;
   #links = 0;
   #labelCount = 0;
+  #tightened: string[] = [];
   readonly #labels: LabelStore;
   readonly #verdicts: VerdictStore;
 
@@ -107,7 +110,7 @@ export class CollectionBuilder {
     await this.#flush();
     const recording = this.#recording ?? this.#startRecording(undefined);
     await recording.parser.close();
-    return { pages: this.#pages, links: this.#links, labels: this.#labelCount, query: recording.settings.query };
+    return { pages: this.#pages, links: this.#links, labels: this.#labelCount, query: recording.settings.query, tightened: this.#tightened };
   }
 
   #addRequest(record: WarcRecordData): void {
@@ -140,7 +143,8 @@ export class CollectionBuilder {
     if (this.#info === undefined) {
       throw new ImportError(`${this.#waczPath} was not written by Forager: its WARC does not start with a warcinfo record`, { path: this.#waczPath });
     }
-    const settings = importedSettings(this.#info, firstPageUrl, this.#waczPath);
+    const { settings, tightened } = importedSettings(this.#info, firstPageUrl, this.#waczPath);
+    this.#tightened = tightened;
     saveSettings(this.#db, settings);
     const urls = new UrlStore(this.#db);
     const hosts = new HostStore(this.#db);

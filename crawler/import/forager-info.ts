@@ -48,20 +48,47 @@ function parseSettingsJson(json: string, waczPath: string): unknown {
   }
 }
 
+/** Settings read from an archive, and the names of those made stricter than the archive said. */
+export interface ImportedSettings {
+  settings: CrawlSettings;
+  tightened: (keyof CrawlSettings)[];
+}
+
 /**
- * The collection's settings: x-forager-settings when present (checked like stored settings);
- * otherwise the defaults with x-forager-query and the first page as the seed, so that the
- * collection can still be searched and resumed.
+ * An archive is not the user's word: whoever wrote it could ask a later resume to crawl
+ * private addresses, hammer hosts, or inflate bombs. So private addresses are never allowed
+ * from an archive (the user turns them on again knowingly), politeness is never below this
+ * machine's defaults, and size caps never above them.
  */
-export function importedSettings(info: ForagerInfo, firstPageUrl: string | undefined, waczPath: string): CrawlSettings {
+function distrusted(settings: CrawlSettings): ImportedSettings {
+  const safer: CrawlSettings = {
+    ...settings,
+    allowPrivate: false,
+    delayMs: Math.max(settings.delayMs, DEFAULT_SETTINGS.delayMs),
+    delayFactor: Math.max(settings.delayFactor, DEFAULT_SETTINGS.delayFactor),
+    concurrency: Math.min(settings.concurrency, DEFAULT_SETTINGS.concurrency),
+    maxBodyBytes: Math.min(settings.maxBodyBytes, DEFAULT_SETTINGS.maxBodyBytes),
+    maxDecodedBytes: Math.min(settings.maxDecodedBytes, DEFAULT_SETTINGS.maxDecodedBytes),
+  };
+  const tightened = (Object.keys(safer) as (keyof CrawlSettings)[]).filter((key) => safer[key] !== settings[key]);
+  return { settings: safer, tightened };
+}
+
+/**
+ * The collection's settings: x-forager-settings when present (checked like stored settings,
+ * then made no less safe than this machine's defaults); otherwise the defaults with
+ * x-forager-query and the first page as the seed, so that the collection can still be
+ * searched and resumed.
+ */
+export function importedSettings(info: ForagerInfo, firstPageUrl: string | undefined, waczPath: string): ImportedSettings {
   const raw = info.settingsJson === null ? null : parseSettingsJson(info.settingsJson, waczPath);
   // A collection exported before it had settings says "null".
   if (raw !== null) {
-    return checked(raw, waczPath);
+    return distrusted(checked(raw, waczPath));
   }
   if (info.query === null) {
     throw new ImportError(`${waczPath} was not written by Forager: its warcinfo names no x-forager-query, and import rebuilds Forager's own collections only`, { path: waczPath });
   }
   if (firstPageUrl === undefined) throw new ImportError(`${waczPath} holds no pages and no crawl settings: nothing to import`, { path: waczPath });
-  return checked({ ...DEFAULT_SETTINGS, query: info.query, seeds: [firstPageUrl] }, waczPath);
+  return { settings: checked({ ...DEFAULT_SETTINGS, query: info.query, seeds: [firstPageUrl] }, waczPath), tightened: [] };
 }

@@ -14,7 +14,10 @@ import type { AddressKind } from './ip-ranges.ts';
 
 /**
  * Read live on every check: the engine may add seed hosts while crawling.
- * `allowedHosts` holds lowercase hostnames, or IP literals without brackets.
+ * `allowedHosts` holds lowercase hostnames, or IP literals without brackets. A hostname's
+ * exemption holds only for the addresses it resolved to the first time it was looked up
+ * (when the crawl started on it): a seed name rebound later to another private address,
+ * say 169.254.169.254, is refused.
  */
 export interface SsrfPolicy {
   readonly allowPrivate: boolean;
@@ -48,6 +51,8 @@ export class SsrfGuard {
   readonly #maxEntries: number;
   readonly #cache = new Map<string, CachedResolution>();
   readonly #inFlight = new Map<string, Promise<readonly LookupAddress[]>>();
+  /** For each exempt hostname, the addresses of its first resolution: the only private ones it may use. */
+  readonly #pinned = new Map<string, ReadonlySet<string>>();
 
   constructor(options: SsrfGuardOptions) {
     this.#policy = options.policy;
@@ -83,12 +88,13 @@ export class SsrfGuard {
   async allowedAddresses(hostname: string, family?: 4 | 6): Promise<LookupAddress[]> {
     const resolved = await this.#resolveCached(hostname);
     const exempt = this.isExempt(hostname);
+    const pinned = exempt && !this.#policy.allowPrivate ? this.#pin(hostname, resolved) : undefined;
     const allowed: LookupAddress[] = [];
     let refused: { address: string; kind: AddressKind }[] | undefined;
     for (const entry of resolved) {
       if (family !== undefined && entry.family !== family) continue;
       const kind = classifyAddress(entry.address) ?? 'reserved';
-      if (exempt || kind === 'public') allowed.push(entry);
+      if (kind === 'public' || (exempt && (pinned === undefined || pinned.has(entry.address)))) allowed.push(entry);
       else (refused ??= []).push({ address: entry.address, kind });
     }
     if (allowed.length > 0) return allowed;
@@ -110,6 +116,17 @@ export class SsrfGuard {
       (err: NodeJS.ErrnoException) => callback(err, ''),
     );
   };
+
+  /** The addresses an exempt hostname may use: those of its first resolution. */
+  #pin(hostname: string, resolved: readonly LookupAddress[]): ReadonlySet<string> {
+    const key = (hostname.endsWith('.') ? hostname.slice(0, -1) : hostname).toLowerCase();
+    let pinned = this.#pinned.get(key);
+    if (pinned === undefined) {
+      pinned = new Set(resolved.map((entry) => entry.address));
+      this.#pinned.set(key, pinned);
+    }
+    return pinned;
+  }
 
   clearDnsCache(): void {
     this.#cache.clear();

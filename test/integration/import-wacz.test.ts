@@ -16,7 +16,7 @@ import { ImportError } from '../../crawler/import/import-error.ts';
 import { importWacz, type ImportSummary } from '../../crawler/import/import-wacz.ts';
 import { setLabel } from '../../crawler/library/labels.ts';
 import { searchPages } from '../../crawler/library/search.ts';
-import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { validateSettings } from '../../crawler/settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../../crawler/store/database.ts';
 import { loadSettings } from '../../crawler/store/settings-store.ts';
@@ -87,8 +87,25 @@ function assertSameCollection(original: ReadonlyDb, imported: ReadonlyDb, summar
   assert.equal(summary.links, links.length);
   assert.deepEqual(labelsOf(imported), labelsOf(original));
   assert.equal(summary.labels, labelsOf(original).length);
-  assert.deepEqual(loadSettings(imported), loadSettings(original));
+  assertSettingsCarriedSafely(loadSettings(original) as CrawlSettings, loadSettings(imported) as CrawlSettings, summary.tightened);
   assert.equal(summary.query, loadSettings(original)?.query);
+}
+
+/**
+ * The archive's settings come back, except those an archive may not decide: private
+ * addresses are off, politeness no lower and size caps no higher than this machine's
+ * defaults. `tightened` names exactly the settings that changed.
+ */
+function assertSettingsCarriedSafely(original: CrawlSettings, imported: CrawlSettings, tightened: readonly string[]): void {
+  const changed = (Object.keys(original) as (keyof CrawlSettings)[]).filter((key) => JSON.stringify(original[key]) !== JSON.stringify(imported[key]));
+  assert.deepEqual([...tightened].sort(), changed.sort());
+  assert.equal(imported.allowPrivate, false);
+  assert.ok(imported.delayMs >= DEFAULT_SETTINGS.delayMs && imported.delayFactor >= DEFAULT_SETTINGS.delayFactor);
+  assert.ok(imported.concurrency <= DEFAULT_SETTINGS.concurrency);
+  assert.ok(imported.maxBodyBytes <= DEFAULT_SETTINGS.maxBodyBytes && imported.maxDecodedBytes <= DEFAULT_SETTINGS.maxDecodedBytes);
+  for (const key of Object.keys(original) as (keyof CrawlSettings)[]) {
+    if (!changed.includes(key)) assert.deepEqual(imported[key], original[key], key);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -162,7 +179,8 @@ describe('import of a crawl exported as WACZ (the topic site)', () => {
     const requestsBefore = site.requests.length;
     const stored = loadSettings(imported) as CrawlSettings;
     // The budget counts stored pages: the crawl's 404 for /sitemap.xml was not exported.
-    const engine = new CrawlEngine(imported, validateSettings({ ...stored, maxPages: fetchedBefore.size + 10 }), { parseWorkers: 0 });
+    // The archive could not carry allowPrivate, nor a delay below the default: the user turns them back on knowingly, as here.
+    const engine = new CrawlEngine(imported, validateSettings({ ...stored, allowPrivate: true, delayMs: 0, delayFactor: 0, maxPages: fetchedBefore.size + 10 }), { parseWorkers: 0 });
     assert.equal(await engine.run(), 'budget');
     const pages = imported.prepare('SELECT count(*) FROM pages').pluck().get() as number;
     assert.equal(pages, fetchedBefore.size + 10);
@@ -414,7 +432,8 @@ describe('import of a hand-made Forager WACZ', () => {
   });
 
   test('counts pages, links and labels', () => {
-    assert.deepEqual(summary, { pages: 3, links: 3, labels: 1, query: HAND_QUERY });
+    // testSettings crawls loopback without politeness: an archive may not ask for that.
+    assert.deepEqual(summary, { pages: 3, links: 3, labels: 1, query: HAND_QUERY, tightened: ['delayMs', 'delayFactor'] });
   });
 
   test('a content-encoded page: payload as received, decoded body, headers byte for byte, the request as sent', () => {
@@ -540,6 +559,26 @@ describe('refused files leave nothing behind', () => {
     await refused('cut-warc', undefined, /cut-warc\.wacz is not a valid WACZ: /);
   });
 
+  test('an archive cannot turn on private addresses, drop politeness or lift the size caps', async () => {
+    const waczPath = join(tmp.dir, 'greedy.wacz');
+    const dbPath = join(tmp.dir, 'greedy.db');
+    const greedy = { ...HAND_SETTINGS, allowPrivate: true, scope: 'any', delayMs: 0, delayFactor: 0, concurrency: 256, maxBodyBytes: 2 ** 53 - 1, maxDecodedBytes: 2 ** 53 - 1 };
+    await handWacz(waczPath, warcinfo(greedy as CrawlSettings));
+    const summary = await importWacz(waczPath, dbPath);
+    assert.deepEqual([...summary.tightened].sort(), ['allowPrivate', 'concurrency', 'delayFactor', 'delayMs', 'maxBodyBytes', 'maxDecodedBytes']);
+    const db = openCollection(dbPath, { create: false, readonly: true });
+    try {
+      const stored = loadSettings(db) as CrawlSettings;
+      assert.deepEqual(
+        [stored.allowPrivate, stored.delayMs, stored.delayFactor, stored.concurrency, stored.maxBodyBytes, stored.maxDecodedBytes],
+        [false, DEFAULT_SETTINGS.delayMs, DEFAULT_SETTINGS.delayFactor, DEFAULT_SETTINGS.concurrency, DEFAULT_SETTINGS.maxBodyBytes, DEFAULT_SETTINGS.maxDecodedBytes],
+      );
+      assert.equal(stored.scope, 'any', 'the scope is the crawl\'s own: with private addresses off it reaches only the public web');
+    } finally {
+      db.close();
+    }
+  });
+
   test('settings that fail validation', async () => {
     await packWacz(join(tmp.dir, 'bad-settings.wacz'), await handWarc(warcinfo({ ...HAND_SETTINGS, concurrency: 0 }), handPages()));
     await refused('bad-settings', undefined, /the crawl settings in .*bad-settings\.wacz are not usable: concurrency must be a whole number/);
@@ -581,7 +620,7 @@ process.exitCode = await importCommand(${JSON.stringify(args)});`;
     const dbPath = join(tmp.dir, 'json.db');
     const { code, out } = runImport(['--wacz', waczPath, '--db', dbPath, '--json']);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(out), { pages: 3, links: 3, labels: 1, query: HAND_QUERY, db: dbPath });
+    assert.deepEqual(JSON.parse(out), { pages: 3, links: 3, labels: 1, query: HAND_QUERY, tightened: ['delayMs', 'delayFactor'], db: dbPath });
   });
 
   test('a missing option is a usage error', async () => {

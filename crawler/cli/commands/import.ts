@@ -12,5 +12,10 @@ export async function importCommand(argv: string[]): Promise<number> {
       ? `${JSON.stringify({ ...summary, db: dbPath })}\n`
       : `imported ${summary.pages} pages (${summary.links} links, ${summary.labels} labels) for the query "${summary.query}" into ${dbPath}\n`,
   );
+  if (summary.tightened.length > 0 && !values.json) {
+    process.stderr.write(
+      `forager: note: the archive's ${summary.tightened.join(', ')} ${summary.tightened.length === 1 ? 'was' : 'were'} made safer: an archive cannot allow private addresses, lower politeness or raise size caps\n`,
+    );
+  }
   return 0;
 }

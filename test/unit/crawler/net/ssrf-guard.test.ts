@@ -91,6 +91,19 @@ describe('SsrfGuard.lookup', () => {
     assertBlocked(await lookup(guard, 'other.test', { all: true }));
   });
 
+  test("a seed host's exemption holds only for the addresses of its first resolution", async () => {
+    let answer = addresses('192.168.1.10');
+    const { resolve } = countingResolver({ 'seed.test': () => answer });
+    const guard = new SsrfGuard({ policy: { allowPrivate: false, allowedHosts: new Set(['seed.test']) }, resolve, dnsCacheTtlMs: 0 });
+    assert.deepEqual((await lookup(guard, 'seed.test', { all: true })).address, addresses('192.168.1.10'));
+    answer = addresses('169.254.169.254');
+    assertBlocked(await lookup(guard, 'seed.test', { all: true }));
+    answer = addresses('127.0.0.1', '192.168.1.10');
+    assert.deepEqual((await lookup(guard, 'seed.test', { all: true })).address, addresses('192.168.1.10'), 'the pinned address only');
+    answer = addresses('93.184.216.34');
+    assert.deepEqual((await lookup(guard, 'seed.test', { all: true })).address, addresses('93.184.216.34'), 'public addresses need no exemption');
+  });
+
   test('allowPrivate lifts the guard for every host', async () => {
     const { resolve } = countingResolver({ 'lan.test': addresses('10.1.1.1', '127.0.0.1') });
     const guard = new SsrfGuard({ policy: { allowPrivate: true, allowedHosts: new Set() }, resolve });
