@@ -127,6 +127,10 @@ export function buildSyntheticCollection(path: string, pages: number): void {
               `GET ${url.pathname} HTTP/1.1\r\nhost: ${url.host}\r\nconnection: keep-alive\r\nuser-agent: ${DEFAULT_USER_AGENT}\r\n` +
               'accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\naccept-encoding: gzip, deflate, br\r\n',
             payload: encoded ? gzipped : null,
+            simhash: null,
+            bodyHash: null,
+            duplicateOf: null,
+            soft404: false,
           });
           [...new Set(targets)].forEach((dstId, i) => store.insertLink(seq, { dstId, anchor: `Related page ${i}`, contextBefore: 'See also', contextAfter: 'for details' }));
         }

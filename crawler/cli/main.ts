@@ -42,7 +42,7 @@ const USAGE = `usage: forager <command> [options]
           [--judge truth|live] [--budgets 0.05,0.1,0.2,0.4] [--json]
   serve   [--dir DIR | --db FILE] [--port N]   the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections)
   export  --db FILE --format warc|wacz|jsonl|csv|mirror --out PATH [--hot-only] [--min-relevance X]
-          [--labelled-relevant] [--query TEXT] [--host HOST] [--force] [--json]
+          [--labelled-relevant] [--skip-duplicates] [--query TEXT] [--host HOST] [--force] [--json]
   import  --wacz FILE --db NEW [--json]   a WACZ that Forager wrote, back as a collection
   robots  --robots-file FILE --agent NAME [--explain] URL
   canon   [--base URL] URL

@@ -1,6 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { FetchError, ForagerError, type StoreError } from '../errors.ts';
+import { randomBytes } from 'node:crypto';
 import { retryAfterMs } from '../net/retry-after.ts';
+import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
 import { retryBackoffMs, type PolitenessSettings } from '../frontier/politeness.ts';
@@ -342,6 +344,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       for (const row of this.#hostStore.all()) {
         const host = this.#frontier.restoreHost(row.id, row.origin, row.pagesFetched);
         host.robots = this.#robots.restore(row);
+        if (row.soft404Probed === 1) host.soft404 = row.soft404Simhash === null ? null : simhashFromInt(BigInt(row.soft404Simhash));
       }
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
@@ -441,6 +444,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         return;
       }
       if (this.#robots.awaitingRetry(host)) return;
+      if (this.settings.probeSoft404 && host.soft404 === undefined) {
+        release(await this.#probeSoft404(host));
+        return;
+      }
       const task = this.#frontier.take(host);
       if (task !== undefined) await this.#fetchAndRecord(host, task, release);
     } finally {
@@ -470,7 +477,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#saveRunCounters();
       };
       const failure = retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null;
-      const recorded = await this.#recorder.record(task, result, afterWrite, failure);
+      const recorded = await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null);
       const orderingStarted = performance.now();
       // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
       for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
@@ -510,6 +517,35 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     } catch (err) {
       this.#onTaskError(err);
     }
+  }
+
+  /**
+   * One request per host, its turn like a page's: a path that cannot exist. A 200 answer is
+   * the host's soft 404, whose simhash later pages are compared with; a 404 (or a refusal by
+   * robots.txt, or a failure) leaves the host without one. Returns the response time.
+   */
+  async #probeSoft404(host: HostState): Promise<number> {
+    const started = Date.now();
+    const url = `${host.origin}/forager-probe-${randomBytes(8).toString('hex')}`;
+    let signature: Simhash | null = null;
+    if (this.#robots.blockReason(host, url) === null) {
+      try {
+        const result = await this.#http.fetchPage(url, this.#abort.signal);
+        if (result.status === 200) {
+          const analysis = await this.#parser.analyse({
+            url, status: 200, contentType: result.headers['content-type'], xRobotsTag: undefined, body: result.body,
+            agentToken: productToken(this.settings.userAgent), maxLinks: 0, kind: 'page', maxDecodedBytes: this.settings.maxDecodedBytes,
+          });
+          signature = analysis.simhash;
+        }
+      } catch (err) {
+        // A probe that fails says nothing about the host's pages; only the store's own errors matter.
+        if (storeErrorOf(err) !== undefined) throw err;
+      }
+    }
+    host.soft404 = signature;
+    this.#hostStore.saveSoft404(host.id, signature === null ? null : simhashToInt(signature));
+    return Date.now() - started;
   }
 
   /** Puts the URL back for another attempt; its host waits the back-off, or what the server asked if longer. */

@@ -1,4 +1,5 @@
 import type { FrontierHost } from '../frontier/frontier-host.ts';
+import type { Simhash } from '../relevance/simhash.ts';
 import type { RobotsFile } from '../robots/index.ts';
 
 /** What robots.txt currently says for a host. */
@@ -16,6 +17,12 @@ export type RobotsVerdict =
  */
 export interface HostState extends FrontierHost {
   robots: RobotsVerdict;
+  /**
+   * The simhash of the host's 200 answer for a page that does not exist, to recognise its soft
+   * 404s; null when it answers such paths properly (or the probe said nothing); undefined
+   * until it is asked.
+   */
+  soft404?: Simhash | null;
 }
 
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */

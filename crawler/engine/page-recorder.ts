@@ -1,5 +1,7 @@
 import type { FetchResult } from '../net/fetch-page.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
+import { hammingDistance, NEAR_DUPLICATE_BITS, simhashToInt, type Simhash } from '../relevance/simhash.ts';
+import { DuplicateFinder } from './duplicates.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
 import { linkContext } from '../ordering/strategy.ts';
 import type { UrlHint } from '../parse/url-kind.ts';
@@ -66,6 +68,7 @@ export class PageRecorder {
   readonly #agentToken: string;
   readonly #maxLinks: number;
   readonly #maxDecodedBytes: number;
+  readonly #duplicates: DuplicateFinder;
 
   constructor(
     db: Db,
@@ -77,6 +80,7 @@ export class PageRecorder {
   ) {
     this.#db = db;
     this.#pages = stores.pages;
+    this.#duplicates = new DuplicateFinder(stores.pages);
     this.#urls = stores.urls;
     this.#admission = admission;
     this.#parser = parser;
@@ -86,8 +90,12 @@ export class PageRecorder {
     this.#maxDecodedBytes = options.maxDecodedBytes;
   }
 
-  /** Stores a response. `finalState` lets the caller record a 5xx that ran out of retries as failed. */
-  async record(task: QueuedUrl, result: FetchResult, afterWrite: () => void, failedReason: string | null = null): Promise<RecordedPage> {
+  /**
+   * Stores a response. `failedReason` lets the caller record a 5xx that ran out of retries as
+   * failed; `soft404` is the simhash of the host's answer to a path that does not exist (null
+   * when it answers those with a real 404), against which a 200 is checked.
+   */
+  async record(task: QueuedUrl, result: FetchResult, afterWrite: () => void, failedReason: string | null = null, soft404: Simhash | null = null): Promise<RecordedPage> {
     const analysis: ResponseAnalysis = await this.#parser.analyse({
       url: task.url,
       status: result.status,
@@ -115,6 +123,11 @@ export class PageRecorder {
           });
     const judgeMs = performance.now() - judgeStarted;
     const terms = analysis.terms;
+    const isSoft404 = result.status === 200 && soft404 !== null && analysis.simhash !== null && hammingDistance(soft404, analysis.simhash) <= NEAR_DUPLICATE_BITS;
+    // A page that says "not found" is never on topic, whatever words its template holds.
+    const verdict = isSoft404 ? { ...judgement, hot: false, judgedHot: false } : judgement;
+    const duplicate = page === null ? null : this.#duplicates.find(analysis.bodyHash, analysis.simhash);
+    const storesBody = duplicate?.kind !== 'exact';
     return this.#db.transaction((): RecordedPage => {
       const outlinks = new Set<number>();
       const redirect = this.#redirectTarget(task, result, outlinks);
@@ -126,15 +139,15 @@ export class PageRecorder {
         headers: result.rawHeaders,
         contentType: result.headers['content-type'] ?? null,
         charset: analysis.charset,
-        body: analysis.storedBody === null ? null : Buffer.from(analysis.storedBody.buffer, analysis.storedBody.byteOffset, analysis.storedBody.byteLength),
+        body: analysis.storedBody === null || !storesBody ? null : Buffer.from(analysis.storedBody.buffer, analysis.storedBody.byteOffset, analysis.storedBody.byteLength),
         bodyBytes: result.body?.length ?? 0,
         wireBytes: result.bytesReceived,
         title: analysis.page?.title || null,
         text: analysis.page?.text || null,
         terms: terms.length > 0 ? terms.join(' ') : null,
-        relevance: judgement.relevance,
-        hot: judgement.hot,
-        judgedHot: judgement.relevance === null ? null : judgement.judgedHot,
+        relevance: verdict.relevance,
+        hot: verdict.hot,
+        judgedHot: verdict.relevance === null ? null : verdict.judgedHot,
         noindex: analysis.noindex,
         nofollow: analysis.nofollow,
         canonical: analysis.page?.canonical ?? null,
@@ -145,8 +158,13 @@ export class PageRecorder {
         responseMs: result.timings.totalMs,
         remoteAddress: result.remoteAddress ?? null,
         requestHead: result.requestHeaders ?? null,
-        payload: result.contentEncoding !== undefined && result.rawBody !== undefined ? result.rawBody : null,
+        payload: storesBody && result.contentEncoding !== undefined && result.rawBody !== undefined ? result.rawBody : null,
+        simhash: analysis.simhash === null ? null : simhashToInt(analysis.simhash),
+        bodyHash: analysis.bodyHash,
+        duplicateOf: duplicate,
+        soft404: isSoft404,
       });
+      this.#duplicates.stored(seq, analysis.simhash, duplicate);
       const links = analysis.nofollow
         ? NO_LINKS
         : page !== null
@@ -163,7 +181,7 @@ export class PageRecorder {
         title: page?.title || null,
         newUrls: links.newUrls + redirect.newUrls,
         links: links.links,
-        ...judgement,
+        ...verdict,
         terms,
         outlinks: [...outlinks],
         hints: links.hints,

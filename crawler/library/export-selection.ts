@@ -1,3 +1,4 @@
+import { hasDuplicateColumns } from '../store/stored-body.ts';
 import type { ExportFilter } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { toFtsQuery } from './search.ts';
@@ -30,7 +31,7 @@ interface SelectionSql {
 }
 
 /** Exports take the successful responses (2xx): errors and redirects are crawl records, not pages. */
-function selectionSql(filter: ExportFilter): SelectionSql {
+function selectionSql(db: ReadonlyDb, filter: ExportFilter): SelectionSql {
   const where = ['p.status BETWEEN 200 AND 299'];
   const params: unknown[] = [];
   if (filter.hotOnly === true) where.push('p.hot = 1');
@@ -39,6 +40,8 @@ function selectionSql(filter: ExportFilter): SelectionSql {
     params.push(filter.minRelevance);
   }
   if (filter.labelledRelevant === true) where.push('l.relevant = 1');
+  // A collection older than duplicate detection (read as it is) knows of none to leave out.
+  if (filter.skipDuplicates === true && hasDuplicateColumns(db)) where.push('p.duplicate_of IS NULL AND p.soft404 = 0');
   const text = filter.text === undefined ? '' : toFtsQuery(filter.text);
   if (text !== '') {
     where.push('p.seq IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ?)');
@@ -55,7 +58,7 @@ function selectionSql(filter: ExportFilter): SelectionSql {
 const FROM = 'FROM pages p JOIN urls u ON u.id = p.url_id JOIN hosts h ON h.id = u.host_id LEFT JOIN labels l ON l.url_id = p.url_id';
 
 export function countSelected(db: ReadonlyDb, filter: ExportFilter): number {
-  const sql = selectionSql(filter);
+  const sql = selectionSql(db, filter);
   return db.prepare(`SELECT count(*) ${FROM} WHERE ${sql.where}`).pluck().get(...sql.params) as number;
 }
 
@@ -67,7 +70,7 @@ const BATCH = 256;
  * page's links) between rows, which an open SQLite iterator would forbid.
  */
 export function* selectedPages(db: ReadonlyDb, filter: ExportFilter): Generator<ExportPage> {
-  const sql = selectionSql(filter);
+  const sql = selectionSql(db, filter);
   const batch = db.prepare(
     `SELECT p.seq, p.url_id AS urlId, u.url, p.title, p.text, p.relevance, p.hot, l.relevant AS label, u.depth, p.status,
             p.content_type AS contentType, p.fetched_at AS fetchedAt

@@ -1,3 +1,4 @@
+import { storedBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { storedRootResources, storedSeedIds, type RootResource } from '../store/url-store.ts';
 
@@ -32,7 +33,7 @@ export class LabRows {
   constructor(db: ReadonlyDb) {
     this.#db = db;
     this.#text = db.prepare("SELECT coalesce(title, '') AS title, coalesce(text, '') AS text FROM pages WHERE seq = ?");
-    this.#resource = db.prepare('SELECT u.url, p.body FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?');
+    this.#resource = db.prepare(`SELECT u.url, ${storedBodySql(db, 'p')} AS body FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?`);
     this.#resourceLinks = db.prepare('SELECT u.url, l.dst_id FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?').raw();
   }
 

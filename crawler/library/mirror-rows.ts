@@ -1,3 +1,4 @@
+import { storedBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 
 /*
@@ -38,9 +39,9 @@ export class MirrorRows {
   readonly #indexFacts;
 
   constructor(db: ReadonlyDb) {
-    this.#bodyFacts = db.prepare('SELECT body IS NOT NULL AS hasBody, note FROM pages WHERE seq = ?');
+    this.#bodyFacts = db.prepare(`SELECT ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody, note FROM pages WHERE seq = ?`);
     this.#body = db.prepare(
-      `SELECT u.url, p.fetched_at AS fetchedAt, p.content_type AS contentType, p.charset, p.body
+      `SELECT u.url, p.fetched_at AS fetchedAt, p.content_type AS contentType, p.charset, ${storedBodySql(db, 'p')} AS body
          FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?`,
     );
     this.#indexFacts = db.prepare(

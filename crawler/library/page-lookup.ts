@@ -1,3 +1,4 @@
+import { storedBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { fingerprint } from '../url/fingerprint.ts';
 
@@ -49,7 +50,7 @@ export class PageLookup {
 
   constructor(db: ReadonlyDb) {
     this.#page = db.prepare(
-      `SELECT u.url, p.status, p.content_type AS contentType, p.charset, p.body, p.body_bytes AS bodyBytes, p.note,
+      `SELECT u.url, p.status, p.content_type AS contentType, p.charset, ${storedBodySql(db, 'p')} AS body, p.body_bytes AS bodyBytes, p.note,
               r.url AS redirectTo
          FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls r ON r.id = p.redirect_to
         WHERE p.seq = ?`,
@@ -57,7 +58,7 @@ export class PageLookup {
     this.#hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
     this.#urlByFingerprint = db.prepare('SELECT id, url FROM urls WHERE host_id = ? AND fp = ?');
     this.#pageOfUrl = db.prepare(
-      `SELECT seq, status, content_type AS contentType, body IS NOT NULL AS hasBody, note, redirect_to AS redirectTo
+      `SELECT seq, status, content_type AS contentType, ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody, note, redirect_to AS redirectTo
          FROM pages WHERE url_id = ?`,
     );
     this.#redirectTarget = db.prepare(

@@ -1,3 +1,4 @@
+import { hasDuplicateColumns, storedBodySql } from '../store/stored-body.ts';
 import { UsageError } from '../errors.ts';
 import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
@@ -9,8 +10,17 @@ import { searchPages } from './search.ts';
  * the service API's own types.
  */
 
-const COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType`;
+const BASE_COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType`;
 const FROM = `FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN labels l ON l.url_id = p.url_id`;
+
+/** The row's columns and tables; a collection older than duplicates (opened read-only as it is) has none to show. */
+function rowSql(db: ReadonlyDb): { columns: string; from: string } {
+  if (!hasDuplicateColumns(db)) return { columns: `${BASE_COLUMNS}, NULL AS duplicateKind, NULL AS duplicateOf, 0 AS soft404`, from: FROM };
+  return {
+    columns: `${BASE_COLUMNS}, p.duplicate_kind AS duplicateKind, du.url AS duplicateOf, p.soft404`,
+    from: `${FROM} LEFT JOIN pages dp ON dp.seq = p.duplicate_of LEFT JOIN urls du ON du.id = dp.url_id`,
+  };
+}
 const ORDER: Record<PageSort, string> = {
   relevance: 'p.relevance IS NULL, p.relevance DESC, p.seq',
   time: 'p.seq DESC',
@@ -28,6 +38,9 @@ interface RawRow {
   depth: number;
   fetchedAt: number;
   contentType: string | null;
+  duplicateKind: 'exact' | 'near' | null;
+  duplicateOf: string | null;
+  soft404: number;
 }
 
 function toRow(r: RawRow): PageRow {
@@ -42,6 +55,8 @@ function toRow(r: RawRow): PageRow {
     depth: r.depth,
     fetchedAt: new Date(r.fetchedAt).toISOString(),
     contentType: r.contentType,
+    duplicate: r.duplicateKind === null || r.duplicateOf === null ? null : { kind: r.duplicateKind, of: r.duplicateOf },
+    soft404: r.soft404 === 1,
   };
 }
 
@@ -63,13 +78,14 @@ export function pageTable(db: ReadonlyDb, query: Omit<PageListInput, 'collection
   const total = db.prepare(`SELECT count(*) ${FROM} ${clause}`).pluck().get(...params) as number;
   const offset = query.offset ?? 0;
   const rows = db
-    .prepare(`SELECT ${COLUMNS} ${FROM} ${clause} ORDER BY ${ORDER[query.sort ?? 'relevance']} LIMIT ? OFFSET ?`)
+    .prepare(`SELECT ${rowSql(db).columns} ${rowSql(db).from} ${clause} ORDER BY ${ORDER[query.sort ?? 'relevance']} LIMIT ? OFFSET ?`)
     .all(...params, query.limit ?? 50, offset) as RawRow[];
   return { total, offset, pages: rows.map(toRow) };
 }
 
 export function pageRow(db: ReadonlyDb, seq: number): PageRow {
-  const row = db.prepare(`SELECT ${COLUMNS} ${FROM} WHERE p.seq = ?`).get(seq) as RawRow | undefined;
+  const { columns, from } = rowSql(db);
+  const row = db.prepare(`SELECT ${columns} ${from} WHERE p.seq = ?`).get(seq) as RawRow | undefined;
   if (row === undefined) throw new UsageError(`there is no page number ${seq} in this collection`, { seq });
   return toRow(row);
 }
@@ -86,7 +102,7 @@ export function pageLinks(db: ReadonlyDb, seq: number): PageLinks {
   const counts = db
     .prepare(`SELECT count(*) AS outlinks, count(t.seq) AS inCollection FROM links l LEFT JOIN pages t ON t.url_id = l.dst_id WHERE l.src_seq = ?`)
     .get(seq) as { outlinks: number; inCollection: number };
-  const page = db.prepare('SELECT note, body IS NOT NULL AS hasBody FROM pages WHERE seq = ?').get(seq) as { note: string | null; hasBody: number } | undefined;
+  const page = db.prepare(`SELECT note, ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody FROM pages WHERE seq = ?`).get(seq) as { note: string | null; hasBody: number } | undefined;
   return { ...counts, note: page?.note ?? null, hasBody: page?.hasBody === 1 };
 }
 

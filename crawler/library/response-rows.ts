@@ -1,3 +1,4 @@
+import { storedBodySql, storedPayloadSql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 
 /*
@@ -27,7 +28,7 @@ export class ResponseRows {
 
   constructor(db: ReadonlyDb) {
     this.#bySeq = db.prepare(
-      `SELECT http_version AS httpVersion, status_text AS statusText, headers, request_head AS requestHead, payload, body,
+      `SELECT http_version AS httpVersion, status_text AS statusText, headers, request_head AS requestHead, ${storedPayloadSql(db, 'pages')} AS payload, ${storedBodySql(db, 'pages')} AS body,
               started_at AS startedAt, remote_address AS remoteAddress, note
        FROM pages WHERE seq = ?`,
     );

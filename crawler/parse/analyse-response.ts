@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
 import { lineHashes } from '../relevance/template-lines.ts';
+import { simhash, type Simhash } from '../relevance/simhash.ts';
 import { termCounts } from '../relevance/text.ts';
 import type { ResourceKind } from './resource-entries.ts';
 import { analyseSiteResource, type ResourceAnalysis } from './site-resources.ts';
@@ -45,6 +47,10 @@ export interface ResponseAnalysis {
   lineHashes: Uint32Array;
   /** A site resource's entries; null for a page, and for a resource response without a 2xx body. */
   resource: ResourceAnalysis | null;
+  /** The simhash of a parsed page's text, for near-duplicates; null when unparsed or too short. */
+  simhash: Simhash | null;
+  /** SHA-256 of a parsed page's body as received (decoded), hex: the same bytes are stored once. */
+  bodyHash: string | null;
 }
 
 /** The page's distinct terms for learning: title terms first, then body terms, each by frequency. */
@@ -87,6 +93,8 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     terms: [],
     lineHashes: new Uint32Array(0),
     resource: null,
+    simhash: null,
+    bodyHash: null,
   };
   if (input.kind !== 'page') return { ...base, ...readResource(input, input.kind) };
   if (input.status < 200 || input.status >= 300) return base;
@@ -107,5 +115,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     ...terms,
     terms: topTerms(terms),
     lineHashes: lineHashes(page.text),
+    simhash: simhash(terms.bodyTerms),
+    bodyHash: createHash('sha256').update(input.body).digest('hex'),
   };
 }

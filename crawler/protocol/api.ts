@@ -120,6 +120,10 @@ export interface PageRow {
   depth: number;
   fetchedAt: string;
   contentType: string | null;
+  /** The earlier page this one repeats: the same body ('exact') or nearly the same text ('near'). */
+  duplicate: { kind: 'exact' | 'near'; of: string } | null;
+  /** A 200 that looks like the host's answer for a page that does not exist. */
+  soft404: boolean;
 }
 
 export interface PageList {
@@ -173,6 +177,8 @@ export interface ExportFilter {
   text?: string;
   /** A host name ("docs.python.org"), matched on any scheme and port. */
   host?: string;
+  /** Leave out exact and near-duplicates of earlier pages, and soft 404s. */
+  skipDuplicates?: boolean;
 }
 
 export interface ExportInput extends CollectionRef {

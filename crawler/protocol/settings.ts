@@ -92,6 +92,10 @@ export const crawlSettingsSchema = z.object({
     .register(settingInfo, { value: 'N', help: 'cap on a robots.txt Crawl-delay, so a hostile file cannot stall the crawl' }),
   concurrency: wholeNumber(1, 256).default(16).register(settingInfo, { value: 'N', help: 'requests in flight across hosts (never more than one per host)' }),
   scope: scopeModeSchema.default('hosts').register(settingInfo, { help: 'stay on the seed hosts, their registrable domains, or go anywhere' }),
+  probeSoft404: z
+    .boolean()
+    .default(true)
+    .register(settingInfo, { flag: null, help: 'ask each host once for a page that cannot exist, to recognise its soft 404s (a 200 saying "not found")' }),
   allowPrivate: z
     .boolean()
     .default(false)

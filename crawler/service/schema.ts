@@ -21,6 +21,7 @@ const exportFilter = z.strictObject({
   labelledRelevant: z.boolean().optional(),
   text: z.string().max(MAX_TEXT).optional(),
   host: z.string().max(300).optional(),
+  skipDuplicates: z.boolean().optional(),
 });
 
 const noInput = z.union([z.undefined(), z.strictObject({})]);

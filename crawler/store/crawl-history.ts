@@ -1,3 +1,4 @@
+import { storedBodySql } from './stored-body.ts';
 import type { ReadonlyDb } from './database.ts';
 import { UrlState } from './url-state.ts';
 
@@ -53,7 +54,7 @@ export class CrawlHistory {
     this.#db = db;
     this.#url = db.prepare('SELECT url, depth, kind FROM urls WHERE id = ?');
     this.#terms = db.prepare('SELECT terms FROM pages WHERE seq = ?').pluck();
-    this.#body = db.prepare('SELECT body FROM pages WHERE seq = ?').pluck();
+    this.#body = db.prepare(`SELECT ${storedBodySql(db, 'pages')} FROM pages WHERE seq = ?`).pluck();
     this.#links = db.prepare(
       `SELECT l.dst_id AS dstId, u.url, u.depth, u.kind, l.anchor, l.context_before AS contextBefore, l.context_after AS contextAfter
        FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?`,

@@ -7,6 +7,9 @@ export interface HostRow {
   robotsFetchedAt: number | null;
   robotsFailures: number;
   pagesFetched: number;
+  soft404Probed: number;
+  /** The soft-404 simhash as decimal text (an exact 64-bit integer): null when there is none. */
+  soft404Simhash: string | null;
 }
 
 /**
@@ -25,6 +28,7 @@ export class HostStore {
   readonly #saveRobots;
   readonly #countPage;
   readonly #robotsBody;
+  readonly #saveSoft404;
   readonly #idCache = new Map<string, number>();
 
   constructor(db: Db) {
@@ -33,11 +37,13 @@ export class HostStore {
     this.#insert = db.prepare('INSERT INTO hosts (origin) VALUES (?)');
     this.#all = db.prepare(
       `SELECT id, origin, robots_status AS robotsStatus, robots_fetched_at AS robotsFetchedAt,
-              robots_failures AS robotsFailures, pages_fetched AS pagesFetched FROM hosts`,
+              robots_failures AS robotsFailures, pages_fetched AS pagesFetched,
+              soft404_probed AS soft404Probed, CAST(soft404_simhash AS TEXT) AS soft404Simhash FROM hosts`,
     );
     this.#saveRobots = db.prepare('UPDATE hosts SET robots_status = ?, robots_body = ?, robots_fetched_at = ?, robots_failures = ? WHERE id = ?');
     this.#countPage = db.prepare('UPDATE hosts SET pages_fetched = pages_fetched + 1 WHERE id = ?');
     this.#robotsBody = db.prepare('SELECT robots_body FROM hosts WHERE id = ?').pluck();
+    this.#saveSoft404 = db.prepare('UPDATE hosts SET soft404_probed = 1, soft404_simhash = ? WHERE id = ?');
   }
 
   idFor(origin: string): number {
@@ -56,6 +62,11 @@ export class HostStore {
   /** The id of a known origin, without creating one. */
   find(origin: string): number | undefined {
     return this.#idCache.get(origin) ?? (this.#byOrigin.get(origin) as number | undefined);
+  }
+
+  /** Records the outcome of the host's soft-404 probe. */
+  saveSoft404(id: number, simhash: bigint | null): void {
+    this.#saveSoft404.run(simhash, id);
   }
 
   /** A host's stored robots.txt, read when the host first needs it rather than with every host at a run's start. */

@@ -117,6 +117,16 @@ export const MIGRATIONS: readonly string[] = [
   -- The hot bar moves as the crawl learns; pages between the old and the new bar are found through this.
   CREATE INDEX pages_by_relevance ON pages(relevance) WHERE relevance IS NOT NULL;
   `,
+  /* 5: duplicates and soft 404s */ `
+  ALTER TABLE pages ADD COLUMN simhash INTEGER;        -- 64-bit simhash of the text (relevance/simhash.ts); NULL when unparsed or too short
+  ALTER TABLE pages ADD COLUMN body_hash TEXT;         -- SHA-256 of the decoded body of a parsed page, hex
+  ALTER TABLE pages ADD COLUMN duplicate_of INTEGER;   -- seq of the earlier page this one duplicates
+  ALTER TABLE pages ADD COLUMN duplicate_kind TEXT;    -- 'exact' (same body: stored once, body and payload NULL here) or 'near' (simhash within 3 bits)
+  ALTER TABLE pages ADD COLUMN soft404 INTEGER NOT NULL DEFAULT 0;  -- a 200 that looks like the host's answer for a page that does not exist
+  CREATE INDEX pages_by_body_hash ON pages(body_hash) WHERE body_hash IS NOT NULL AND duplicate_of IS NULL;
+  ALTER TABLE hosts ADD COLUMN soft404_probed INTEGER NOT NULL DEFAULT 0;  -- 1 once a random path was asked for
+  ALTER TABLE hosts ADD COLUMN soft404_simhash INTEGER;                      -- the simhash of its 200 answer to that path; NULL when it answered 404
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,7 +9,7 @@ import { openCollection } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { FORAGER_BIN, runCli, type CliResult } from '../support/cli.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
-import { startTestSite, type TestSite } from '../support/test-site.ts';
+import { isSoft404Probe, startTestSite, type TestSite } from '../support/test-site.ts';
 
 const AGENT = 'ForagerTest/1.0 (+http://127.0.0.1/about)';
 const QUERY = 'orchard winds';
@@ -131,7 +131,8 @@ describe('forager crawl, stats, pages and search on a loopback site', () => {
     const stats = jsonObject(crawl);
     for (const field of numberFields) assert.equal(typeof stats[field], 'number', `${field} is a number`);
     assert.equal(stats.outcome, 'exhausted');
-    const pageRequests = site.requests.filter((p) => p !== '/robots.txt');
+    const pageRequests = site.requests.filter((p) => p !== '/robots.txt' && !isSoft404Probe(p));
+    assert.equal(site.requests.filter(isSoft404Probe).length, 1, 'one soft-404 probe for the host');
     assert.deepEqual([...pageRequests].sort(), [...FIRST_CRAWL_PATHS].sort(), 'every reachable page fetched, once');
     assert.equal(stats.fetched, pageRequests.length);
     assert.equal(stats.queued, 0);
@@ -298,12 +299,13 @@ describe('continuing a collection', () => {
     const resumed = jsonObject(await runCli(['resume', '--db', db, '--max-pages', '100', '--json']));
     assert.equal(resumed.outcome, 'exhausted');
     assert.equal(resumed.fetched, FIRST_CRAWL_PATHS.length);
-    const requested = site.requests.slice(before).filter((p) => p !== '/robots.txt');
+    const requested = site.requests.slice(before).filter((p) => p !== '/robots.txt' && !isSoft404Probe(p));
     assert.deepEqual([...requested].sort(), [...FIRST_CRAWL_PATHS].sort(), 'each page fetched once across crawl and resume');
     const again = jsonObject(await runCli(['resume', '--db', db, '--json']));
     assert.equal(again.outcome, 'exhausted');
     assert.equal(again.fetched, FIRST_CRAWL_PATHS.length);
-    assert.equal(site.requests.length - before, requested.length + 1, 'resuming a finished crawl sends no request, robots.txt included');
+    assert.equal(site.requests.slice(before).filter(isSoft404Probe).length, 1, 'the host is probed once, not again on resume');
+    assert.equal(site.requests.length - before, requested.length + 2, 'resuming a finished crawl sends no request, robots.txt and the probe included');
   });
 });
 

@@ -21,6 +21,8 @@ export function testSettings(seeds: string[], overrides: Partial<CrawlSettings> 
     totalTimeoutMs: 3000,
     robotsRetryMs: 50,
     maxRetries: 1,
+    // Tests count the requests a crawl makes; the soft-404 probe (one more per host) is tested on its own.
+    probeSoft404: false,
     ...overrides,
   });
 }

@@ -68,3 +68,8 @@ export function treeSite(pages: number, fanout: number): Handler {
       .end(`<!doctype html><html><head><title>Page ${n}</title></head><body><p>This is page ${n}, about ${word}.</p>${children.join(' ')} <a href="/p/0">home</a></body></html>`);
   };
 }
+
+/** The request the crawler makes once per host to learn its soft 404 (engine.ts #probeSoft404): not a page. */
+export function isSoft404Probe(path: string): boolean {
+  return path.startsWith('/forager-probe-');
+}

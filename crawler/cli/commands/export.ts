@@ -13,6 +13,7 @@ const EXPORT_OPTIONS = {
   'hot-only': { type: 'boolean' },
   'min-relevance': { type: 'string' },
   'labelled-relevant': { type: 'boolean' },
+  'skip-duplicates': { type: 'boolean' },
   query: { type: 'string' },
   host: { type: 'string' },
   json: { type: 'boolean' },
@@ -37,6 +38,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
     ...(values['hot-only'] === true && { hotOnly: true }),
     ...(minRelevance !== undefined && { minRelevance }),
     ...(values['labelled-relevant'] === true && { labelledRelevant: true }),
+    ...(values['skip-duplicates'] === true && { skipDuplicates: true }),
     ...(values.query !== undefined && { text: values.query }),
     ...(values.host !== undefined && { host: values.host }),
   };

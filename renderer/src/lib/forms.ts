@@ -151,6 +151,7 @@ export interface ExportFields {
   labelledRelevant: boolean;
   text: string;
   host: string;
+  skipDuplicates: boolean;
 }
 
 export type ExportField = keyof ExportFields;
@@ -159,6 +160,7 @@ export function exportFilter(fields: ExportFields): Parsed<ExportFilter, ExportF
   const filter: ExportFilter = {};
   if (fields.hotOnly) filter.hotOnly = true;
   if (fields.labelledRelevant) filter.labelledRelevant = true;
+  if (fields.skipDuplicates) filter.skipDuplicates = true;
   const min = parseNumberField(fields.minRelevance, { what: 'The minimum relevance', min: 0, max: 1, integer: false });
   if (!min.ok) return { ok: false, errors: { minRelevance: min.error } };
   if (min.value !== undefined) filter.minRelevance = min.value;

@@ -19,7 +19,7 @@ export function ExportScreen({ collection }: { collection: string }) {
   const client = useClient();
   const info = useInfo();
   const [format, setFormat] = useState<ExportFormat>(info.exportFormats[0] ?? 'jsonl');
-  const [fields, setFields] = useState<ExportFields>({ hotOnly: false, minRelevance: '', labelledRelevant: false, text: '', host: '' });
+  const [fields, setFields] = useState<ExportFields>({ hotOnly: false, minRelevance: '', labelledRelevant: false, text: '', host: '', skipDuplicates: false });
   const [errors, setErrors] = useState<FieldErrors<ExportField>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -69,6 +69,7 @@ export function ExportScreen({ collection }: { collection: string }) {
           <legend>Which pages</legend>
           <CheckField id="export-hot" label="Hot pages only" checked={fields.hotOnly} onChange={(v) => set('hotOnly', v)} />
           <CheckField id="export-labelled" label="Only pages marked relevant" checked={fields.labelledRelevant} onChange={(v) => set('labelledRelevant', v)} />
+          <CheckField id="export-no-duplicates" label="Leave out duplicates and soft 404s" checked={fields.skipDuplicates} onChange={(v) => set('skipDuplicates', v)} />
           <div className="form-row">
             <Field id="export-min-relevance" label="Minimum relevance" error={errors.minRelevance} hint="Between 0 and 1; blank for any.">
               {(props) => <input {...props} type="number" min={0} max={1} step={0.01} value={fields.minRelevance} onChange={(e) => set('minRelevance', e.target.value)} />}

@@ -25,10 +25,20 @@ export const PageTable = memo(function PageTable({ collection, pages, openSeq }:
               <div className="url-cell muted small" title={page.url}>
                 {page.url}
               </div>
-              {(page.hot || page.label !== null) && (
+              {(page.hot || page.label !== null || page.duplicate !== null || page.soft404) && (
                 <div className="badges">
                   <HotBadge hot={page.hot} />
                   <LabelBadge label={page.label} />
+                  {page.duplicate !== null && (
+                    <span className="badge" title={`${page.duplicate.kind === 'exact' ? 'The same page as' : 'Nearly the same text as'} ${page.duplicate.of}`}>
+                      {page.duplicate.kind === 'exact' ? 'duplicate' : 'near-duplicate'}
+                    </span>
+                  )}
+                  {page.soft404 && (
+                    <span className="badge" title="The site answers this way for pages that do not exist">
+                      soft 404
+                    </span>
+                  )}
                 </div>
               )}
             </td>

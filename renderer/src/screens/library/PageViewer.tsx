@@ -63,6 +63,20 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
         <dd>{detail.hot ? <HotBadge hot /> : 'no'}</dd>
         <dt>Label</dt>
         <dd>{detail.label === null ? 'none' : <LabelBadge label={detail.label} />}</dd>
+        {detail.duplicate !== null && (
+          <>
+            <dt>{detail.duplicate.kind === 'exact' ? 'Duplicate of' : 'Near-duplicate of'}</dt>
+            <dd className="url-cell" title={detail.duplicate.of}>
+              {detail.duplicate.of}
+            </dd>
+          </>
+        )}
+        {detail.soft404 && (
+          <>
+            <dt>Soft 404</dt>
+            <dd>the site answers this way for pages that do not exist, so it is never hot</dd>
+          </>
+        )}
         <dt>Fetched</dt>
         <dd>
           {new Date(detail.fetchedAt).toLocaleString()} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)

@@ -78,6 +78,23 @@ describe('openCollection', () => {
     db.close();
   });
 
+  it('migrates a schema 4 collection: its pages are originals, none a soft 404, and bodies read as before', () => {
+    const path = join(tmp.dir, 'schema4.db');
+    const old = new Database(path);
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+    old.pragma('user_version = 4');
+    old.prepare("INSERT INTO hosts (origin) VALUES ('http://a')").run();
+    old.prepare(`INSERT INTO pages (url_id, status, headers, body, relevance, hot, started_at, fetched_at, response_ms) VALUES (1, 200, '[]', x'1f8b', 0.5, 1, 0, 0, 1)`).run();
+    old.close();
+
+    const db = openCollection(path, { create: false });
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT duplicate_of AS duplicateOf, soft404, hot, hex(body) AS body FROM pages').get(), { duplicateOf: null, soft404: 0, hot: 1, body: '1F8B' });
+    assert.deepEqual(db.prepare('SELECT soft404_probed AS probed, soft404_simhash AS simhash FROM hosts').get(), { probed: 0, simhash: null }, 'hosts are probed again on the next run');
+    db.close();
+  });
+
   it('refuses a missing file unless asked to create it', () => {
     assert.throws(() => openCollection(join(tmp.dir, 'absent.db'), { create: false }), /no collection at/);
   });

@@ -52,6 +52,7 @@ class CollectionBuilder {
       title: null, text: null, terms: null, relevance: null, hot: false, judgedHot: null, noindex: false, nofollow: false, canonical: null,
       redirectTo: p.redirectTo === undefined ? null : this.urlId(p.redirectTo), note: p.note ?? null,
       startedAt: 0, fetchedAt: 1, responseMs: 1, remoteAddress: null, requestHead: null, payload: null,
+      simhash: null, bodyHash: null, duplicateOf: null, soft404: false,
     });
     this.seqs.set(raw, seq);
     return seq;

@@ -104,16 +104,16 @@ describe('parseBudgets', () => {
 });
 
 describe('exportFilter', () => {
-  const empty = { hotOnly: false, minRelevance: '', labelledRelevant: false, text: '', host: '' };
+  const empty = { hotOnly: false, minRelevance: '', labelledRelevant: false, text: '', host: '', skipDuplicates: false };
 
   test('an untouched form is no filter at all', () => {
     assert.deepEqual(exportFilter(empty), { ok: true, value: {} });
   });
 
   test('sets only the filters the user chose', () => {
-    assert.deepEqual(exportFilter({ hotOnly: true, minRelevance: '0.3', labelledRelevant: true, text: ' wal ', host: ' www.sqlite.org ' }), {
+    assert.deepEqual(exportFilter({ hotOnly: true, minRelevance: '0.3', labelledRelevant: true, text: ' wal ', host: ' www.sqlite.org ', skipDuplicates: true }), {
       ok: true,
-      value: { hotOnly: true, minRelevance: 0.3, labelledRelevant: true, text: 'wal', host: 'www.sqlite.org' },
+      value: { hotOnly: true, minRelevance: 0.3, labelledRelevant: true, text: 'wal', host: 'www.sqlite.org', skipDuplicates: true },
     });
   });
 
