@@ -6,12 +6,11 @@ import type { SsrfPolicy } from '../net/ssrf-guard.ts';
 import type { UrlKind } from '../parse/url-kind.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
+import { ROBOTS_MAX_BYTES } from '../robots/index.ts';
 import type { RobotsFetchOutcome } from './robots-gate.ts';
 
 /** RFC 9309 §2.3.1.2: follow at least five redirects for robots.txt. */
 const ROBOTS_MAX_REDIRECTS = 5;
-/** Large enough that the parser sees its 512 KiB; a bigger file is cut rather than refused. */
-const ROBOTS_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The settings HttpClient reads: the User-Agent, time-outs and size limits. */
 export type HttpClientSettings = Pick<
@@ -43,8 +42,8 @@ export class HttpClient {
       // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
       acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
     };
-    // RFC 9309 asks for 500 KiB parsed at least: past ROBOTS_MAX_BYTES, received or decoded, the file is cut, so a
-    // small gzip robots.txt cannot inflate to megabytes in memory and in the hosts table.
+    // RFC 9309 asks for 500 KiB parsed at least: past the parser's ROBOTS_MAX_BYTES, received or decoded, the file is
+    // cut rather than refused, so a small gzip robots.txt cannot inflate to megabytes in memory and in the hosts table.
     this.#robotsOptions = { ...common, maxBodyBytes: ROBOTS_MAX_BYTES, maxDecodedBytes: ROBOTS_MAX_BYTES, truncateOversizedBody: true, accept: 'text/plain,*/*;q=0.5' };
   }
 

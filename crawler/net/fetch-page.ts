@@ -348,7 +348,7 @@ async function readBody(source: Readable, codings: readonly ContentCoding[], lim
     return { body, ...(keepRaw && { rawBody: body }), bytesReceived: sink.bytes, truncated };
   }
   const meter = new Collector(limits.maxBodyBytes, 'too-large:body', keepRaw, truncate);
-  const sink = new Collector(limits.maxDecodedBytes, 'too-large:decoded', true, truncate);
+  const sink = new Collector(limits.maxDecodedBytes, 'too-large:decoded', true, truncate, meter);
   const stages: NodeJS.ReadWriteStream[] = [meter.passThrough()];
   for (let i = codings.length - 1; i >= 0; i--) stages.push(new ContentDecoder(codings[i] as ContentCoding));
   const truncated = await runToLimit([source, ...stages, sink]);
@@ -366,6 +366,15 @@ async function runToLimit(streams: readonly (NodeJS.ReadableStream | NodeJS.Writ
   }
 }
 
+/**
+ * A decoded body past EXPANSION_FLOOR bytes that is more than MAX_EXPANSION times what came
+ * over the wire is a decompression bomb: it is refused as it inflates, before it can fill
+ * maxDecodedBytes (with many requests in flight, that is what exhausts memory). Real pages
+ * compress five- to twentyfold.
+ */
+const MAX_EXPANSION = 100;
+const EXPANSION_FLOOR = 1024 * 1024;
+
 // Thrown by a truncating Collector to stop the pipeline; never leaves readBody.
 const LIMIT_REACHED = new Error('body limit reached');
 
@@ -378,10 +387,13 @@ class Collector extends Writable {
   readonly #keep: boolean;
   readonly #truncate: boolean;
   readonly #chunks: Buffer[] = [];
+  /** For a decoded body: the bytes as received, to tell a bomb by its expansion. */
+  readonly #wire: Collector | undefined;
   #kept = 0;
 
-  constructor(limit: number, reason: FetchFailureReason, keep: boolean, truncate: boolean) {
+  constructor(limit: number, reason: FetchFailureReason, keep: boolean, truncate: boolean, wire?: Collector) {
     super();
+    this.#wire = wire;
     this.#limit = limit;
     this.#reason = reason;
     this.#keep = keep;
@@ -392,6 +404,10 @@ class Collector extends Writable {
   take(chunk: Buffer): Error | undefined {
     const before = this.bytes;
     this.bytes += chunk.length;
+    const wire = this.#wire;
+    if (wire !== undefined && this.bytes > EXPANSION_FLOOR && this.bytes <= this.#limit && this.bytes > MAX_EXPANSION * wire.bytes) {
+      return fetchError('too-large:decoded', `the body inflates more than ${MAX_EXPANSION}-fold (${wire.bytes} bytes received): a decompression bomb`, { received: wire.bytes, decoded: this.bytes });
+    }
     if (this.bytes <= this.#limit) {
       this.#keepChunk(chunk);
       return undefined;

@@ -189,6 +189,13 @@ describe('fetchPage against a hostile server', () => {
     });
   }
 
+  test('a bomb is refused by its expansion long before a generous maxDecodedBytes', async () => {
+    const limit = 256 * 1024 * 1024;
+    const err = await expectFailure(() => fetchPage(at(HOSTILE_PATHS.gzipBomb), { ...base, maxDecodedBytes: limit }), 'too-large:decoded', 2000);
+    assert.match(err.message, /inflates more than 100-fold/);
+    assert.ok((err.context.decoded as number) < 4 * 1024 * 1024, `inflated ${err.context.decoded as number} bytes before stopping`);
+  });
+
   for (const [path, encoding, wire] of [
     [HOSTILE_PATHS.gzip, 'gzip', ENCODED_PAGES.gzip],
     [HOSTILE_PATHS.brotli, 'br', ENCODED_PAGES.brotli],
