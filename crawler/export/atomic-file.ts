@@ -17,6 +17,8 @@ export class AtomicFile {
   readonly #sync: (fd: number) => void;
   #bytes = 0;
   #failed: Error | undefined;
+  /** Closed once only: a descriptor number closed twice may by then belong to another file. */
+  #fdOpen = true;
 
   /** `sync` flushes a file descriptor to the disk; tests watch it. */
   constructor(path: string, sync: (fd: number) => void = fsyncSync) {
@@ -72,7 +74,7 @@ export class AtomicFile {
     this.#check();
     try {
       this.#sync(this.#fd);
-      closeSync(this.#fd);
+      this.#closeFd();
       renameSync(this.#partPath, this.path);
     } catch (err) {
       throw ExportError.fromWriteError(this.path, err as Error);
@@ -83,12 +85,14 @@ export class AtomicFile {
   /** Removes the partial file. Safe to call after a failure or twice. */
   discard(): void {
     this.#stream.destroy();
-    try {
-      closeSync(this.#fd);
-    } catch {
-      // Closed already, by a commit that failed at its rename.
-    }
+    this.#closeFd();
     rmSync(this.#partPath, { force: true });
+  }
+
+  #closeFd(): void {
+    if (!this.#fdOpen) return;
+    this.#fdOpen = false;
+    closeSync(this.#fd);
   }
 
   #check(): void {
