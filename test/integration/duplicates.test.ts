@@ -12,16 +12,9 @@ import { pageTable } from '../../crawler/library/page-table.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings, urlRecord, type CrawlRun } from '../support/crawl-harness.ts';
 import { html, startTestSite, type TestSite } from '../support/test-site.ts';
+import { pseudoWords } from '../support/random.ts';
 
-function words(seed: number, count: number): string {
-  const out: string[] = [];
-  let x = seed;
-  for (let i = 0; i < count; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out.push(`checkpoint${x % 3000}`);
-  }
-  return out.join(' ');
-}
+const words = (seed: number, count: number): string => pseudoWords(seed, count, 'checkpoint', 3000);
 
 const ARTICLE = words(7, 500);
 const NOT_FOUND = `<h1>Sorry</h1><p>We looked everywhere for this write-ahead log checkpoint page but it is not here. ${words(99, 60)}</p>`;

@@ -2,16 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hammingDistance, NearDuplicateIndex, simhash, simhashFromInt, simhashToInt, type Simhash } from '../../../../crawler/relevance/simhash.ts';
 import { termCounts } from '../../../../crawler/relevance/text.ts';
+import { pseudoWords } from '../../../support/random.ts';
 
-function words(seed: number, count: number): string {
-  const out: string[] = [];
-  let x = seed;
-  for (let i = 0; i < count; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    out.push(`term${x % 5000}`);
-  }
-  return out.join(' ');
-}
+const words = (seed: number, count: number): string => pseudoWords(seed, count, 'term', 5000);
 
 const hashOf = (text: string): Simhash => simhash(termCounts(text)) as Simhash;
 
