@@ -128,7 +128,7 @@ export class PageRecorder {
     const verdict = isSoft404 ? { ...judgement, hot: false, judgedHot: false } : judgement;
     const duplicate = page === null ? null : this.#duplicates.find(analysis.bodyHash, analysis.simhash);
     const storesBody = duplicate?.kind !== 'exact';
-    return this.#db.transaction((): RecordedPage => {
+    const recorded = this.#db.transaction((): RecordedPage => {
       const outlinks = new Set<number>();
       const redirect = this.#redirectTarget(task, result, outlinks);
       const seq = this.#pages.insert({
@@ -164,7 +164,6 @@ export class PageRecorder {
         duplicateOf: duplicate,
         soft404: isSoft404,
       });
-      this.#duplicates.stored(seq, analysis.simhash, duplicate);
       const links = analysis.nofollow
         ? NO_LINKS
         : page !== null
@@ -188,6 +187,9 @@ export class PageRecorder {
         judgeMs,
       };
     }).immediate();
+    // Indexed once committed: a page whose transaction rolled back must not be anyone's original.
+    this.#duplicates.stored(recorded.seq, analysis.simhash, duplicate);
+    return recorded;
   }
 
   #redirectTarget(task: QueuedUrl, result: FetchResult, outlinks: Set<number>): { id: number | null; note: string | null; newUrls: number } {

@@ -77,8 +77,9 @@ export function pageTable(db: ReadonlyDb, query: Omit<PageListInput, 'collection
   const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const total = db.prepare(`SELECT count(*) ${FROM} ${clause}`).pluck().get(...params) as number;
   const offset = query.offset ?? 0;
+  const row = rowSql(db);
   const rows = db
-    .prepare(`SELECT ${rowSql(db).columns} ${rowSql(db).from} ${clause} ORDER BY ${ORDER[query.sort ?? 'relevance']} LIMIT ? OFFSET ?`)
+    .prepare(`SELECT ${row.columns} ${row.from} ${clause} ORDER BY ${ORDER[query.sort ?? 'relevance']} LIMIT ? OFFSET ?`)
     .all(...params, query.limit ?? 50, offset) as RawRow[];
   return { total, offset, pages: rows.map(toRow) };
 }
