@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FetchError, ForagerError, type StoreError } from '../errors.ts';
-import { randomBytes } from 'node:crypto';
 import { retryAfterMs } from '../net/retry-after.ts';
 import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
@@ -541,6 +541,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       } catch (err) {
         // A probe that fails says nothing about the host's pages; only the store's own errors matter.
         if (storeErrorOf(err) !== undefined) throw err;
+        // Cut short by a stop: the host is asked again next run.
+        if (this.#abort.signal.aborted) return Date.now() - started;
       }
     }
     host.soft404 = signature;
