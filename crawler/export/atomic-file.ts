@@ -84,8 +84,11 @@ export class AtomicFile {
 
   /** Removes the partial file. Safe to call after a failure or twice. */
   discard(): void {
-    this.#stream.destroy();
-    this.#closeFd();
+    // Destroying the stream closes its descriptor (whatever autoClose says): only while it is still ours.
+    if (this.#fdOpen) {
+      this.#fdOpen = false;
+      this.#stream.destroy();
+    }
     rmSync(this.#partPath, { force: true });
   }
 
