@@ -2,8 +2,9 @@
  * How the service API travels. Shared by the serve transport, the Electron main and
  * preload scripts, and the renderer's clients, so that the two transports cannot drift.
  *
- * Browser (`forager serve`):
- *   GET  /?token=T          sets the session cookie and redirects to /
+ * Browser (`forager serve`): the app lives under a secret root /s/<key>/ (so that its cookie
+ * reaches no other port), and the paths below are relative to that root.
+ *   GET  /?token=T          sets the session cookie and redirects to the root
  *   POST /api/<method>      body: the input as JSON; reply: ApiReply
  *   GET  /api/events        Server-Sent Events, one ServiceEvent per message
  *   GET  /api/exports/<id>  the file of a finished export, as a download

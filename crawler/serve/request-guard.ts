@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { sessionCookieName } from '../protocol/wire.ts';
 
@@ -9,11 +9,14 @@ import { sessionCookieName } from '../protocol/wire.ts';
  *   - name this server in Host (127.0.0.1:PORT or localhost:PORT), which a rebound name cannot;
  *   - carry no foreign Origin, and no Sec-Fetch-Site other than same-origin or none;
  *   - carry the session token, in the cookie set from the printed URL or as a Bearer header.
+ * The app lives under a secret path (appRootFor), so its cookie goes to no other local port.
  */
 
 export interface GuardConfig {
   port: number;
   token: string;
+  /** The secret path the app lives under, `/s/<key>/`; the cookie is sent only there. */
+  appRoot: string;
 }
 
 export type GuardVerdict = { ok: true } | { ok: false; status: number; reason: string };
@@ -64,7 +67,17 @@ export function tokenMatches(given: string | null, token: string): boolean {
   return given !== null && sameSecret(given, token);
 }
 
-/** Set from the printed URL: HttpOnly so page scripts cannot read it, Strict so no other site's request carries it. */
+/**
+ * Set from the printed URL: HttpOnly so page scripts cannot read it, Strict so no other
+ * site's request carries it. Cookies ignore ports, so a server on another port of 127.0.0.1
+ * would receive a cookie with Path=/; scoped to the app's secret path, it reaches only
+ * requests for that path, which only this server's pages know.
+ */
 export function sessionCookie(config: GuardConfig): string {
-  return `${sessionCookieName(config.port)}=${config.token}; HttpOnly; SameSite=Strict; Path=/`;
+  return `${sessionCookieName(config.port)}=${config.token}; HttpOnly; SameSite=Strict; Path=${config.appRoot}`;
+}
+
+/** The app's secret root path, derived from the token so that it needs no storage. */
+export function appRootFor(token: string): string {
+  return `/s/${createHmac('sha256', token).update('app-root').digest('base64url').slice(0, 32)}/`;
 }

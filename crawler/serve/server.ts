@@ -7,7 +7,7 @@ import type { ErrorCode } from '../protocol/error-codes.ts';
 import { dispatchCall } from '../service/dispatch.ts';
 import { errorBody, type ForagerService } from '../service/service.ts';
 import { API_PREFIX, type ApiReply, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../protocol/wire.ts';
-import { checkRequestSource, type GuardConfig, hostIsOurs, isAuthenticated, sessionCookie, tokenMatches } from './request-guard.ts';
+import { appRootFor, checkRequestSource, type GuardConfig, hostIsOurs, isAuthenticated, sessionCookie, tokenMatches } from './request-guard.ts';
 import { readStaticFile, rendererDir } from './static-files.ts';
 
 /**
@@ -32,6 +32,8 @@ export interface RunningServer {
   server: Server;
   port: number;
   token: string;
+  /** The secret path the app and its API live under (`/s/<key>/`). */
+  appRoot: string;
   /** The URL to open: it carries the token once, and the page then lives on a cookie. */
   url: string;
   close(): Promise<void>;
@@ -52,7 +54,7 @@ const COMMON_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy':
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const token = options.token ?? randomBytes(24).toString('base64url');
   const root = options.rendererDir ?? rendererDir();
-  const config: GuardConfig = { port: 0, token };
+  const config: GuardConfig = { port: 0, token, appRoot: appRootFor(token) };
   // The viewer frame is sandboxed (an opaque origin), so links followed inside it arrive as
   // cross-site requests without the session cookie: they carry this key in the path instead.
   const viewerKey = createHmac('sha256', token).update('stored-pages').digest('base64url').slice(0, 32);
@@ -76,9 +78,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const source = checkRequestSource(req.headers, config.port);
     if (!source.ok) return sendText(res, source.status, source.reason);
     if (url.pathname === '/' && url.searchParams.has('token')) return startSession(url, res);
-    if (!isAuthenticated(req.headers, config)) {
+    if (!url.pathname.startsWith(config.appRoot) || !isAuthenticated(req.headers, config)) {
       return sendText(res, 401, 'Open Forager with the full address that `forager serve` printed (it carries a one-time token).');
     }
+    // Below the app root, the routes are those of wire.ts.
+    url.pathname = `/${url.pathname.slice(config.appRoot.length)}`;
     if (url.pathname.startsWith(API_PREFIX)) return handleApi(req, res, url);
     if (url.pathname.startsWith(STORED_PREFIX)) return handleStored(req, res, url);
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'method not allowed');
@@ -92,7 +96,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (!tokenMatches(url.searchParams.get('token'), token)) {
       return sendText(res, 403, 'This address carries an old or wrong token. Use the address `forager serve` printed this time.');
     }
-    res.writeHead(303, { ...COMMON_HEADERS, location: '/', 'set-cookie': sessionCookie(config), 'cache-control': 'no-store' });
+    res.writeHead(303, { ...COMMON_HEADERS, location: config.appRoot, 'set-cookie': sessionCookie(config), 'cache-control': 'no-store' });
     res.end();
   }
 
@@ -171,6 +175,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     port: config.port,
     token,
+    appRoot: config.appRoot,
     url: `http://127.0.0.1:${config.port}/?token=${token}`,
     close: () =>
       new Promise<void>((resolve) => {

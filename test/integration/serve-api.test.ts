@@ -42,7 +42,7 @@ describe('forager serve: the HTTP transport', () => {
   const call = async (method: string, input: unknown): Promise<ApiReply> => {
     const res = await raw(server.port, {
       method: 'POST',
-      path: `/api/${method}`,
+      path: `${server.appRoot}api/${method}`,
       headers: { cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${server.port}` },
       body: JSON.stringify(input),
     });
@@ -61,9 +61,11 @@ describe('forager serve: the HTTP transport', () => {
     server = await startServer({ service, storedPages: createServeStoredPages(service), rendererDir: dir.dir });
     const start = await raw(server.port, { path: `/?token=${server.token}` });
     assert.equal(start.status, 303);
+    assert.equal(start.headers.location, server.appRoot);
     const setCookie = String(start.headers['set-cookie']);
     assert.match(setCookie, /HttpOnly/);
     assert.match(setCookie, /SameSite=Strict/);
+    assert.match(setCookie, new RegExp(`Path=${server.appRoot}(;|$)`), 'the cookie goes only to the app\'s secret path, so no other port receives it');
     cookie = setCookie.split(';')[0] as string;
     assert.equal(cookie, `${sessionCookieName(server.port)}=${server.token}`);
   });
@@ -77,22 +79,26 @@ describe('forager serve: the HTTP transport', () => {
   });
 
   it('refuses requests without the session, from other hosts, other origins and cross-site fetches', async () => {
-    assert.equal((await raw(server.port, { path: '/api/info', method: 'POST' })).status, 401);
+    assert.equal((await raw(server.port, { path: `${server.appRoot}api/info`, method: 'POST' })).status, 401);
     assert.equal((await raw(server.port, { path: '/', headers: { cookie, host: `evil.example:${server.port}` } })).status, 421);
     assert.equal((await raw(server.port, { path: '/', headers: { cookie, host: '127.0.0.1:1' } })).status, 421);
-    const foreign = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const foreign = await raw(server.port, { method: 'POST', path: `${server.appRoot}api/info`, headers: { cookie, origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{}' });
     assert.equal(foreign.status, 403);
-    const crossSite = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, body: '{}' });
+    const crossSite = await raw(server.port, { method: 'POST', path: `${server.appRoot}api/info`, headers: { cookie, 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' }, body: '{}' });
     assert.equal(crossSite.status, 403);
     assert.equal((await raw(server.port, { path: '/?token=not-the-token' })).status, 403);
-    assert.equal((await raw(server.port, { path: '/api/info', method: 'POST', headers: { cookie: `${sessionCookieName(server.port)}=wrong` } })).status, 401);
-    const bearer = await raw(server.port, { method: 'POST', path: '/api/info', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal((await raw(server.port, { path: `${server.appRoot}api/info`, method: 'POST', headers: { cookie: `${sessionCookieName(server.port)}=wrong` } })).status, 401);
+    const bearer = await raw(server.port, { method: 'POST', path: `${server.appRoot}api/info`, headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: '{}' });
     assert.equal(bearer.status, 200);
+    const outsideRoot = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(outsideRoot.status, 401, 'the API answers only under the app root');
+    const otherRoot = await raw(server.port, { method: 'POST', path: '/s/guessed-root/api/info', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(otherRoot.status, 401);
   });
 
   it('tells the browser not to prefetch DNS, on refusals and answers alike', async () => {
-    const refused = await raw(server.port, { path: '/api/info', method: 'POST' });
-    const answered = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    const refused = await raw(server.port, { path: `${server.appRoot}api/info`, method: 'POST' });
+    const answered = await raw(server.port, { method: 'POST', path: `${server.appRoot}api/info`, headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
     assert.equal(answered.status, 200);
     for (const response of [refused, answered]) assert.equal(response.headers['x-dns-prefetch-control'], 'off');
   });
@@ -104,7 +110,7 @@ describe('forager serve: the HTTP transport', () => {
   });
 
   it('answers malformed calls with clear errors', async () => {
-    const notJson = await raw(server.port, { method: 'POST', path: '/api/info', headers: { cookie, 'content-type': 'application/json' }, body: '{not json' });
+    const notJson = await raw(server.port, { method: 'POST', path: `${server.appRoot}api/info`, headers: { cookie, 'content-type': 'application/json' }, body: '{not json' });
     assert.equal(notJson.status, 400);
     assert.equal((JSON.parse(notJson.body) as ApiReply).ok, false);
     const unknown = await call('dropTables', {});
@@ -159,7 +165,7 @@ describe('forager serve: the HTTP transport', () => {
 
     const exported = await value<{ exportId: string; pages: number }>('exportCollection', { collection, format: 'jsonl', filter: { labelledRelevant: true } });
     assert.equal(exported.pages, 1);
-    const file = await raw(server.port, { path: `/api/exports/${exported.exportId}`, headers: { cookie } });
+    const file = await raw(server.port, { path: `${server.appRoot}api/exports/${exported.exportId}`, headers: { cookie } });
     assert.equal(file.status, 200);
     assert.match(String(file.headers['content-disposition']), /attachment/);
     const record = JSON.parse(file.body.trim()) as { url: string; labels: string[] };
@@ -170,7 +176,7 @@ describe('forager serve: the HTTP transport', () => {
     assert.ok(walSeq !== undefined);
     const detail = await value<{ viewPath: string | null }>('getPage', { collection, seq: walSeq });
     assert.ok(detail.viewPath !== null);
-    const stored = await raw(server.port, { path: `/stored/${detail.viewPath}`, headers: { cookie } });
+    const stored = await raw(server.port, { path: `${server.appRoot}stored/${detail.viewPath}`, headers: { cookie } });
     assert.equal(stored.status, 200);
     const csp = String(stored.headers['content-security-policy']);
     assert.match(csp, /default-src 'none'/);
@@ -197,7 +203,7 @@ describe('forager serve: the HTTP transport', () => {
     assert.equal(wacz.pages, hotNow.total, 'the hot pages, the labelled one among them');
     assert.match(wacz.fileName, /\.wacz$/);
     const download = await new Promise<Buffer>((resolve, reject) => {
-      request({ host: '127.0.0.1', port: server.port, path: `/api/exports/${wacz.exportId}`, headers: { host: `127.0.0.1:${server.port}`, cookie } }, (r) => {
+      request({ host: '127.0.0.1', port: server.port, path: `${server.appRoot}api/exports/${wacz.exportId}`, headers: { host: `127.0.0.1:${server.port}`, cookie } }, (r) => {
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
         r.on('end', () => resolve(Buffer.concat(chunks)));
@@ -215,7 +221,7 @@ describe('forager serve: the HTTP transport', () => {
 
   it('streams events over Server-Sent Events', async () => {
     const res = await new Promise<RawResponse>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/events', headers: { host: `127.0.0.1:${server.port}`, cookie } }, (r) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: `${server.appRoot}api/events`, headers: { host: `127.0.0.1:${server.port}`, cookie } }, (r) => {
         let body = '';
         r.on('data', (c: Buffer) => {
           body += c.toString('utf8');

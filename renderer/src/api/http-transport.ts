@@ -4,13 +4,16 @@ import { ApiError } from './errors.ts';
 import { isApiReply } from './reply.ts';
 import type { Transport } from './transport.ts';
 
+/** The app's routes are relative to the page's own secret root (see wire.ts). */
+const relative = (path: string): string => `.${path}`;
+
 const UNREACHABLE = 'Cannot reach the Forager service. Is `forager serve` still running?';
 const SESSION = 'This browser tab is no longer signed in to Forager. Open the address that `forager serve` printed again.';
 
 async function post(method: string, input: unknown): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(`${API_PREFIX}${encodeURIComponent(method)}`, {
+    response = await fetch(`${relative(API_PREFIX)}${encodeURIComponent(method)}`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },
@@ -49,7 +52,7 @@ function eventHub(): Transport['onEvent'] {
   return (listener) => {
     listeners.add(listener);
     if (source === null) {
-      source = new EventSource(EVENTS_PATH);
+      source = new EventSource(relative(EVENTS_PATH));
       source.onmessage = dispatch;
     }
     return () => {
@@ -69,7 +72,7 @@ export function httpTransport(): Transport {
     onEvent: eventHub(),
     async saveExport(result) {
       const link = document.createElement('a');
-      link.href = `${EXPORTS_PREFIX}${encodeURIComponent(result.exportId)}`;
+      link.href = `${relative(EXPORTS_PREFIX)}${encodeURIComponent(result.exportId)}`;
       link.download = result.fileName;
       link.rel = 'noopener';
       document.body.append(link);
@@ -77,6 +80,6 @@ export function httpTransport(): Transport {
       link.remove();
       return true;
     },
-    pageSrc: (viewPath) => `${STORED_PREFIX}${viewPath}`,
+    pageSrc: (viewPath) => `${relative(STORED_PREFIX)}${viewPath}`,
   };
 }

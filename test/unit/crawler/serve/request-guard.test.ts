@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkRequestSource, isAuthenticated, sessionCookie, tokenMatches } from '../../../../crawler/serve/request-guard.ts';
+import { appRootFor, checkRequestSource, isAuthenticated, sessionCookie, tokenMatches } from '../../../../crawler/serve/request-guard.ts';
 import { readStaticFile } from '../../../../crawler/serve/static-files.ts';
 import { tempDir } from '../../../support/crawl-harness.ts';
 
-const config = { port: 4321, token: 'secret-token-value' };
+const config = { port: 4321, token: 'secret-token-value', appRoot: appRootFor('secret-token-value') };
 
 describe('serve: who may send requests', () => {
   it('accepts its own host names on its own port only', () => {
@@ -41,7 +41,13 @@ describe('serve: who may send requests', () => {
     assert.equal(tokenMatches(config.token, config.token), true);
     assert.equal(tokenMatches(config.token.slice(1), config.token), false);
     assert.equal(tokenMatches(null, config.token), false);
-    assert.match(sessionCookie(config), /HttpOnly; SameSite=Strict; Path=\//);
+    assert.match(sessionCookie(config), /HttpOnly; SameSite=Strict; Path=\/s\/[\w-]{32}\/$/);
+  });
+
+  it('derives a secret app root per token, so the cookie\'s path is unguessable', () => {
+    assert.equal(appRootFor('a-token'), appRootFor('a-token'));
+    assert.notEqual(appRootFor('a-token'), appRootFor('b-token'));
+    assert.ok(!appRootFor('a-token').includes('a-token'), 'the root does not reveal the token');
   });
 });
 
