@@ -438,7 +438,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
           // Our own policy refused the address: retrying cannot help.
           this.#frontier.close(host, 'failed', 'ssrf:blocked');
         } else if (this.#robots.givenUp(host)) {
-          this.#frontier.close(host, 'robots-blocked', 'robots:unavailable');
+          this.#frontier.close(host, 'robots-blocked', this.#robots.unavailableReason(host));
         }
         release(outcome.responseMs, this.#robots.awaitingRetry(host) ? this.settings.robotsRetryMs : 0);
         return;

@@ -9,7 +9,8 @@ export type RobotsVerdict =
   /** Rules stored by an earlier run and not read yet: a host's robots.txt is parsed when the host first needs it. */
   | { kind: 'stored'; fetchedAt: number }
   | { kind: 'allow-all'; fetchedAt: number }
-  | { kind: 'disallow-all'; fetchedAt: number; failures: number };
+  /** `cause` is why the last fetch gave nothing usable: a fetch failure reason (`tls`, `timeout:headers`, …) or `http:<status>`. */
+  | { kind: 'disallow-all'; fetchedAt: number; failures: number; cause: string };
 
 /**
  * In-memory state of one origin during a run: the frontier's part (queue, politeness clock,

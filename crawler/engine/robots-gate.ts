@@ -50,7 +50,7 @@ export class RobotsGate {
   restore(row: HostRow): RobotsVerdict {
     if (row.robotsFetchedAt === null || row.robotsStatus === null) return { kind: 'unknown' };
     if (row.robotsStatus >= 200 && row.robotsStatus < 300) return { kind: 'stored', fetchedAt: row.robotsFetchedAt };
-    return verdictFor(row.robotsStatus, undefined, row.robotsFetchedAt, row.robotsFailures);
+    return verdictFor(row.robotsStatus, undefined, row.robotsFetchedAt, row.robotsFailures, causeOfStatus(row.robotsStatus));
   }
 
   /** The host's verdict with stored rules read and parsed. */
@@ -58,7 +58,7 @@ export class RobotsGate {
     if (host.robots.kind === 'stored') {
       const body = this.#hosts.robotsBody(host.id) ?? Buffer.alloc(0);
       // Files stored before the cap was kept on storing are cut as a fresh fetch would be.
-      host.robots = verdictFor(200, body.subarray(0, ROBOTS_MAX_BYTES), host.robots.fetchedAt, 0);
+      host.robots = verdictFor(200, body.subarray(0, ROBOTS_MAX_BYTES), host.robots.fetchedAt, 0, '');
     }
     return host.robots;
   }
@@ -80,6 +80,11 @@ export class RobotsGate {
     return host.robots.kind === 'disallow-all' && host.robots.failures >= this.#settings.robotsMaxAttempts;
   }
 
+  /** The reason recorded on a host's URLs once its robots.txt is given up: `robots:unavailable:<why>`, e.g. `robots:unavailable:tls`. */
+  unavailableReason(host: HostState): string {
+    return host.robots.kind === 'disallow-all' ? `robots:unavailable:${host.robots.cause}` : 'robots:unavailable:unreachable';
+  }
+
   /** Fetches robots.txt for the host and records the verdict. Returns the fetch outcome (its time counts for politeness). */
   async refresh(host: HostState): Promise<RobotsFetchOutcome> {
     const outcome = await this.#fetch(host.origin);
@@ -88,7 +93,7 @@ export class RobotsGate {
     const status = outcome.kind === 'response' ? outcome.status : UNREACHABLE_STATUS;
     // The fetch stops decoding at ROBOTS_MAX_BYTES; the cut here keeps what is stored within it whatever the fetcher did.
     const body = outcome.kind === 'response' && status >= 200 && status < 300 ? (outcome.body ?? Buffer.alloc(0)).subarray(0, ROBOTS_MAX_BYTES) : undefined;
-    host.robots = verdictFor(status, body, now, previousFailures + 1);
+    host.robots = verdictFor(status, body, now, previousFailures + 1, outcome.kind === 'failure' ? outcome.reason : causeOfStatus(status));
     const failures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
     this.#hosts.transaction(() => {
       this.#hosts.saveRobots(host.id, status, body ?? null, now, failures);
@@ -107,7 +112,7 @@ export class RobotsGate {
         return null;
       case 'disallow-all':
         // Until the retries are used up, URLs wait in the queue rather than being written off.
-        return this.givenUp(host) ? 'robots:unavailable' : null;
+        return this.givenUp(host) ? this.unavailableReason(host) : null;
       case 'rules': {
         const parsed = new URL(url);
         return isAllowed(r.robots, this.#agent, parsed.pathname + parsed.search) ? null : 'robots:disallowed';
@@ -121,8 +126,13 @@ export class RobotsGate {
   }
 }
 
-/** `failures` counts unavailable fetches in a row, this one included if it failed. */
-function verdictFor(status: number, body: Buffer | undefined, fetchedAt: number, failures: number): RobotsVerdict {
+/** What a stored status says about why robots.txt was unavailable (the failure's own reason is not stored). */
+function causeOfStatus(status: number): string {
+  return status === UNREACHABLE_STATUS ? 'unreachable' : `http:${status}`;
+}
+
+/** `failures` counts unavailable fetches in a row, this one included if it failed; `cause` is why this one gave nothing usable. */
+function verdictFor(status: number, body: Buffer | undefined, fetchedAt: number, failures: number, cause: string): RobotsVerdict {
   // A network failure is stored as status -1, which the RFC 9309 mapping reads as unreachable.
   const policy = robotsPolicyFromStatus(status, body);
   switch (policy.kind) {
@@ -131,6 +141,6 @@ function verdictFor(status: number, body: Buffer | undefined, fetchedAt: number,
     case 'allow-all':
       return { kind: 'allow-all', fetchedAt };
     case 'disallow-all':
-      return { kind: 'disallow-all', fetchedAt, failures };
+      return { kind: 'disallow-all', fetchedAt, failures, cause };
   }
 }

@@ -209,7 +209,7 @@ describe('redirects', () => {
         assert.ok(target !== undefined, 'the https target was admitted');
         // The TLS handshake fails already on robots.txt, which RFC 9309 reads as unreachable.
         assert.equal(stateName(target.state), 'robots-blocked');
-        assert.equal(target.reason, 'robots:unavailable');
+        assert.equal(target.reason, 'robots:unavailable:tls');
         assert.equal(pageRow(db, httpsTarget), undefined);
         const robotsStatus = db.prepare('SELECT robots_status FROM hosts WHERE origin = ?').pluck().get(new URL(httpsTarget).origin);
         assert.equal(robotsStatus, -1, 'robots.txt recorded as unreachable');

@@ -85,23 +85,23 @@ function pagePaths(crawl: RobotsCrawl): string[] {
 describe('robots.txt that cannot be had', () => {
   const overrides = { headersTimeoutMs: 300, robotsRetryMs: 50, robotsMaxAttempts: 2 };
 
-  it('never answers: nothing else is fetched from the host, its URLs end robots:unavailable after robotsMaxAttempts tries', async () => {
+  it('never answers: nothing else is fetched from the host, its URLs end robots:unavailable:timeout:headers after robotsMaxAttempts tries', async () => {
     const started = Date.now();
     await crawlWithRobots({ '/robots.txt': neverAnswer() }, overrides, (crawl) => {
       assertGoodSiteCrawled(crawl);
       assert.deepEqual(pagePaths(crawl), [], 'no page of the host was requested');
       assert.equal(crawl.site.count('/robots.txt'), overrides.robotsMaxAttempts);
-      assert.deepEqual(stateOf(crawl, '/'), { state: 'robots-blocked', reason: 'robots:unavailable' });
+      assert.deepEqual(stateOf(crawl, '/'), { state: 'robots-blocked', reason: 'robots:unavailable:timeout:headers' });
     });
     assert.ok(Date.now() - started < 5000, 'the crawl ended soon after the last robots.txt attempt');
   });
 
-  it('503: same as unreachable', async () => {
+  it('503: same as unreachable, and the reason names the status', async () => {
     await crawlWithRobots({ '/robots.txt': statusOnly(503) }, overrides, (crawl) => {
       assertGoodSiteCrawled(crawl);
       assert.deepEqual(pagePaths(crawl), []);
       assert.equal(crawl.site.count('/robots.txt'), overrides.robotsMaxAttempts);
-      assert.deepEqual(stateOf(crawl, '/'), { state: 'robots-blocked', reason: 'robots:unavailable' });
+      assert.deepEqual(stateOf(crawl, '/'), { state: 'robots-blocked', reason: 'robots:unavailable:http:503' });
     });
   });
 });

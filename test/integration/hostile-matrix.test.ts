@@ -16,10 +16,17 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { URL_STATE_NAMES, type UrlStateValue } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
-import { selfSignedCertificate } from '../support/hostile-server.ts';
+import { type CertificateFlaws, selfSignedCertificate } from '../support/hostile-server.ts';
 import { html, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
 type Routes = Record<string, Handler>;
+
+/** Certificates a crawler must refuse; none is trusted, and each is broken in one more way. */
+const TLS_FLAWS: [string, CertificateFlaws][] = [
+  ['a self-signed certificate', {}],
+  ['an expired certificate', { expired: true }],
+  ['a certificate for another name', { commonName: 'wrong-name.example' }],
+];
 
 interface Expected {
   /** The URL's state name and a pattern its reason (or its page's note) matches; for a page, its HTTP status. */
@@ -100,7 +107,7 @@ const BEHAVIOURS: Behaviour[] = [
   { name: 'a reset mid-body', routes: () => ({ '/bad': (_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.write('<p>half'); later(20, () => res.socket?.resetAndDestroy()); } }), expect: { state: 'failed', reason: /^connection-reset$/ } },
   { name: 'a reply that is not HTTP', routes: () => ({ '/bad': (_req, res) => void res.socket?.end('SSH-2.0-OpenSSH_9.0\r\n') }), expect: { state: 'failed', reason: /protocol|network|reset/ } },
   // A host that cannot be reached cannot give its robots.txt either: RFC 9309 reads that as "disallow all" until the retries are spent.
-  { name: 'a refused connection', routes: () => ({ '/': html(`<a href="http://127.0.0.1:1/bad">refused</a> <a href="/after">after</a>`) }), target: 'http://127.0.0.1:1/bad', expect: { state: 'robots-blocked', reason: /^robots:unavailable$/ } },
+  { name: 'a refused connection', routes: () => ({ '/': html(`<a href="http://127.0.0.1:1/bad">refused</a> <a href="/after">after</a>`) }), target: 'http://127.0.0.1:1/bad', expect: { state: 'robots-blocked', reason: /^robots:unavailable:connection-refused$/ } },
   {
     name: 'a redirect loop',
     routes: () => ({ '/bad': send(302, { location: '/loop-b' }, ''), '/loop-b': send(302, { location: '/bad' }, '') }),
@@ -147,7 +154,7 @@ const BEHAVIOURS: Behaviour[] = [
     expect: { state: 'fetched', status: 200 },
     also: (db, url) => assert.ok(['near', 'exact'].includes(db.prepare('SELECT p.duplicate_kind FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = ?').pluck().get(url('/bad')) as string)),
   },
-  { name: 'robots.txt that never answers', routes: () => ({ '/robots.txt': () => undefined }), expect: { state: 'robots-blocked', reason: /^robots:unavailable$/ }, target: '/' },
+  { name: 'robots.txt that never answers', routes: () => ({ '/robots.txt': () => undefined }), expect: { state: 'robots-blocked', reason: /^robots:unavailable:timeout:headers$/ }, target: '/' },
   { name: 'a 500', routes: () => ({ '/bad': send(500, { 'content-type': 'text/plain' }, 'oops') }), expect: { state: 'failed', reason: /^http:500$/ } },
   { name: 'a 429 without Retry-After', routes: () => ({ '/bad': send(429, { 'content-type': 'text/plain' }, 'slow down') }), expect: { state: 'failed', reason: /^http:429$/ } },
   {
@@ -194,8 +201,8 @@ interface Row {
 
 describe('the hostile-input matrix', () => {
   const sites = new Map<string, TestSite>();
-  let tls: HttpsServer | undefined;
-  let tlsOrigin = '';
+  /** One HTTPS server per broken certificate; empty without openssl. */
+  const tlsSites = new Map<string, { server: HttpsServer; origin: string }>();
   let run: CrawlRun;
   let seconds = 0;
   const dir = tempDir('forager-matrix-');
@@ -208,14 +215,14 @@ describe('the hostile-input matrix', () => {
       Object.assign(routes, behaviour.routes(site.origin));
       sites.set(behaviour.name, site);
     }
-    const cert = selfSignedCertificate();
-    if (cert !== undefined) {
-      tls = createHttpsServer(cert, (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-      await new Promise<void>((resolve) => tls?.listen(0, '127.0.0.1', resolve));
-      tlsOrigin = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
+    for (const [name, flaws] of TLS_FLAWS) {
+      const cert = selfSignedCertificate(flaws);
+      if (cert === undefined) continue;
+      const server = createHttpsServer(cert, (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      tlsSites.set(name, { server, origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}` });
     }
-    const seeds = [...sites.values()].map((site) => `${site.origin}/`);
-    if (tls !== undefined) seeds.push(`${tlsOrigin}/`);
+    const seeds = [...sites.values(), ...tlsSites.values()].map((site) => `${site.origin}/`);
     const started = performance.now();
     run = await crawlOnce(dir.dir, testSettings(seeds, {
       allowPrivate: false, scope: 'any', concurrency: 16, maxBodyBytes: MIB, maxDecodedBytes: 4 * MIB, robotsMaxAttempts: 2, maxCrawlDelayMs: 200,
@@ -227,12 +234,12 @@ describe('the hostile-input matrix', () => {
   after(async () => {
     run?.db.close();
     for (const site of sites.values()) await site.close();
-    tls?.close();
+    for (const { server } of tlsSites.values()) server.close();
     dir.cleanup();
   });
 
   test('has at least 40 behaviours', () => {
-    assert.ok(BEHAVIOURS.length + (tls === undefined ? 0 : 1) >= 40, `${BEHAVIOURS.length} behaviours`);
+    assert.ok(BEHAVIOURS.length + tlsSites.size >= 40, `${BEHAVIOURS.length} behaviours`);
   });
 
   test('the crawl ends within its time bound, and the collection reopens whole', () => {
@@ -248,17 +255,21 @@ describe('the hostile-input matrix', () => {
     }
   });
 
-  test('a self-signed certificate is recorded as an unreachable host', (t) => {
-    if (tls === undefined) {
-      t.skip('openssl is not installed');
-      return;
-    }
-    // Its robots.txt cannot be had over a broken TLS handshake, so its URLs are written off as robots:unavailable.
-    const row = run.db.prepare('SELECT state, reason FROM urls WHERE url = ?').get(`${tlsOrigin}/`) as Row | undefined;
-    assert.deepEqual([row?.state === undefined ? undefined : URL_STATE_NAMES[row.state as UrlStateValue], row?.reason], ['robots-blocked', 'robots:unavailable']);
-    const host = run.db.prepare('SELECT robots_status FROM hosts WHERE origin = ?').pluck().get(tlsOrigin);
-    assert.equal(host, -1, 'robots.txt recorded as unreachable');
-  });
+  for (const [name] of TLS_FLAWS) {
+    test(`${name}: the host is written off as robots:unavailable:tls`, (t) => {
+      const site = tlsSites.get(name);
+      if (site === undefined) {
+        t.skip('openssl is not installed');
+        return;
+      }
+      // Its robots.txt cannot be had over a broken TLS handshake, so its URLs are written off, saying why.
+      const row = run.db.prepare('SELECT state, reason FROM urls WHERE url = ?').get(`${site.origin}/`) as Row | undefined;
+      assert.deepEqual([row?.state === undefined ? undefined : URL_STATE_NAMES[row.state as UrlStateValue], row?.reason], ['robots-blocked', 'robots:unavailable:tls']);
+      const host = run.db.prepare('SELECT robots_status FROM hosts WHERE origin = ?').pluck().get(site.origin);
+      assert.equal(host, -1, 'robots.txt recorded as unreachable');
+    });
+  }
+
 
   for (const behaviour of BEHAVIOURS) {
     test(behaviour.name, () => {

@@ -10,7 +10,7 @@
  *   await server.close();              // ends every socket and timer
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -335,17 +335,37 @@ export async function unusedPort(): Promise<number> {
   return port;
 }
 
-/** A throwaway self-signed certificate for CN=localhost, or undefined without openssl. */
-export function selfSignedCertificate(): { key: string; cert: string } | undefined {
+/** How a throwaway certificate is broken besides being self-signed. */
+export interface CertificateFlaws {
+  /** The name it is issued for; default localhost. */
+  commonName?: string;
+  /** Valid for one day in January 2020 only. */
+  expired?: boolean;
+}
+
+const EXPIRED_CA_CONFIG = [
+  '[ ca ]', 'default_ca = throwaway', '[ throwaway ]', 'database = index.txt', 'new_certs_dir = .', 'serial = serial',
+  'default_md = sha256', 'policy = any_name', '[ any_name ]', 'commonName = supplied', '',
+].join('\n');
+
+/** A throwaway self-signed certificate (CN=localhost unless flawed otherwise), or undefined without openssl. */
+export function selfSignedCertificate(flaws: CertificateFlaws = {}): { key: string; cert: string } | undefined {
   const dir = mkdtempSync(join(tmpdir(), 'forager-cert-'));
+  const keyPath = join(dir, 'key.pem');
+  const certPath = join(dir, 'cert.pem');
+  const subject = `/CN=${flaws.commonName ?? 'localhost'}`;
+  const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath];
   try {
-    const keyPath = join(dir, 'key.pem');
-    const certPath = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=localhost'],
-      { stdio: 'ignore' },
-    );
+    if (flaws.expired === true) {
+      // `openssl req` cannot back-date a certificate; `openssl ca` can set both dates.
+      writeFileSync(join(dir, 'ca.cnf'), EXPIRED_CA_CONFIG);
+      writeFileSync(join(dir, 'index.txt'), '');
+      writeFileSync(join(dir, 'serial'), '01\n');
+      execFileSync('openssl', ['req', '-new', ...newKey, '-subj', subject, '-out', join(dir, 'csr.pem')], { stdio: 'ignore' });
+      execFileSync('openssl', ['ca', '-batch', '-config', 'ca.cnf', '-selfsign', '-keyfile', keyPath, '-in', 'csr.pem', '-out', certPath, '-startdate', '20200101000000Z', '-enddate', '20200102000000Z'], { cwd: dir, stdio: 'ignore' });
+    } else {
+      execFileSync('openssl', ['req', '-x509', ...newKey, '-out', certPath, '-days', '1', '-subj', subject], { stdio: 'ignore' });
+    }
     return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };
   } catch {
     return undefined;
