@@ -32,7 +32,7 @@ const COMMANDS: Record<string, Command> = {
 const USAGE = `usage: forager <command> [options]
 
   crawl   ${crawlUsage()}
-  resume  --db FILE [--max-pages N] [--json]
+  resume  --db FILE [--max-pages N] [--allow-private] [--json]
   stats   --db FILE [--json]
   pages   --db FILE [--json]
   search  --db FILE [--json] [--limit N] WORDS…

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openCollection } from '../../crawler/store/database.ts';
-import { saveSettings } from '../../crawler/store/settings-store.ts';
+import { loadSettings, saveSettings } from '../../crawler/store/settings-store.ts';
+import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { FORAGER_BIN, runCli, type CliResult } from '../support/cli.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
 import { isSoft404Probe, startTestSite, type TestSite } from '../support/test-site.ts';
@@ -306,6 +307,26 @@ describe('continuing a collection', () => {
     assert.equal(again.fetched, FIRST_CRAWL_PATHS.length);
     assert.equal(site.requests.slice(before).filter(isSoft404Probe).length, 1, 'the host is probed once, not again on resume');
     assert.equal(site.requests.length - before, requested.length + 2, 'resuming a finished crawl sends no request, robots.txt and the probe included');
+  });
+
+  it('resume --allow-private turns private addresses back on for a collection that lost them (as an import does)', async () => {
+    const db = join(tmp.dir, 'private.db');
+    assert.equal((await runCli(crawlArgs(db, site, ['--max-pages', '2']))).code, 0);
+    const collection = openCollection(db, { create: false });
+    try {
+      saveSettings(collection, { ...(loadSettings(collection) as CrawlSettings), allowPrivate: false });
+    } finally {
+      collection.close();
+    }
+    const resumed = jsonObject(await runCli(['resume', '--db', db, '--max-pages', '100', '--allow-private', '--json']));
+    assert.equal(resumed.outcome, 'exhausted');
+    assert.equal(resumed.fetched, FIRST_CRAWL_PATHS.length, 'the loopback site was crawled to the end');
+    const reopened = openCollection(db, { create: false, readonly: true });
+    try {
+      assert.equal(loadSettings(reopened)?.allowPrivate, true, 'the choice is stored for the next resume');
+    } finally {
+      reopened.close();
+    }
   });
 });
 

@@ -50,6 +50,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
 const RESUME_OPTIONS = {
   db: { type: 'string' },
   'max-pages': { type: 'string' },
+  /** Never stored by an import: the user says it again for the collection in hand. */
+  'allow-private': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const;
 
@@ -61,7 +63,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   try {
     const stored = loadSettings(db);
     if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
-    const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages });
+    const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
     saveSettings(db, settings);
     return await runEngine(db, dbPath, settings, values.json ?? false);
   } finally {

@@ -14,7 +14,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   );
   if (summary.tightened.length > 0 && !values.json) {
     process.stderr.write(
-      `forager: note: the archive's ${summary.tightened.join(', ')} ${summary.tightened.length === 1 ? 'was' : 'were'} made safer: an archive cannot allow private addresses, lower politeness or raise size caps\n`,
+      `forager: note: the archive's ${summary.tightened.join(', ')} ${summary.tightened.length === 1 ? 'was' : 'were'} made safer: an archive cannot allow private addresses, lower politeness or raise size caps${summary.tightened.includes('allowPrivate') ? ` (to crawl private addresses from it, run forager resume --db ${dbPath} --allow-private)` : ''}\n`,
     );
   }
   return 0;
