@@ -269,6 +269,9 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
 
   #enqueue(host: H, urlId: number): void {
     this.#queued.set(urlId, host.id);
+    // Re-prioritised URLs leave stale entries behind: drop them before the heap grows, so its
+    // size follows the host's queued URLs, not the number of priority changes.
+    if (host.queue.full) host.queue.compact((id) => (this.#queued.get(id) === host.id ? this.#ordering.priority(id) : undefined));
     host.queue.push(urlId, this.#ordering.priority(urlId));
   }
 }

@@ -1,11 +1,16 @@
+/** Smallest capacity worth compacting or shrinking. */
+const MIN_CAPACITY = 8;
+
 /**
  * A host's queue of URL ids, best first: higher priority, then lower id (discovered
  * earlier). Kept in two growable typed arrays, 16 bytes a URL, so a frontier of millions
  * of URLs stays compact and no index in SQLite has to be updated for every new URL.
+ * A URL whose priority changes is pushed again rather than found and moved, so the heap
+ * holds stale entries; `compact` drops them before the heap would grow.
  */
 export class UrlHeap {
-  #priority = new Float64Array(8);
-  #id = new Float64Array(8);
+  #priority = new Float64Array(MIN_CAPACITY);
+  #id = new Float64Array(MIN_CAPACITY);
   #size = 0;
 
   get size(): number {
@@ -26,6 +31,39 @@ export class UrlHeap {
     this.#id[i] = id;
   }
 
+  /** True when the next push would have to grow the arrays. */
+  get full(): boolean {
+    return this.#size === this.#id.length;
+  }
+
+  /**
+   * Keeps one entry per URL that `currentPriority` still knows (undefined drops it), at its
+   * current priority, and rebuilds the heap in linear time. Halves the arrays while they are
+   * less than a quarter full, so a long crawl's heaps shrink back as their stale entries go.
+   */
+  compact(currentPriority: (id: number) => number | undefined): void {
+    const kept = new Set<number>();
+    let size = 0;
+    for (let i = 0; i < this.#size; i++) {
+      const id = this.#id[i] as number;
+      if (kept.has(id)) continue;
+      const priority = currentPriority(id);
+      if (priority === undefined) continue;
+      kept.add(id);
+      this.#id[size] = id;
+      this.#priority[size] = priority;
+      size++;
+    }
+    this.#size = size;
+    let capacity = this.#id.length;
+    while (capacity > MIN_CAPACITY && size < capacity / 4) capacity /= 2;
+    if (capacity < this.#id.length) {
+      this.#priority = this.#priority.slice(0, capacity);
+      this.#id = this.#id.slice(0, capacity);
+    }
+    for (let i = (size >> 1) - 1; i >= 0; i--) this.#siftDown(i);
+  }
+
   /** The best entry without removing it. */
   peek(): { id: number; priority: number } | undefined {
     return this.#size === 0 ? undefined : { id: this.#id[0] as number, priority: this.#priority[0] as number };
@@ -43,15 +81,23 @@ export class UrlHeap {
     if (this.#size === 0) return undefined;
     const top = this.#id[0] as number;
     const last = --this.#size;
-    const priority = this.#priority[last] as number;
-    const id = this.#id[last] as number;
-    let i = 0;
+    this.#priority[0] = this.#priority[last] as number;
+    this.#id[0] = this.#id[last] as number;
+    this.#siftDown(0);
+    return top;
+  }
+
+  #siftDown(start: number): void {
+    const size = this.#size;
+    const priority = this.#priority[start] as number;
+    const id = this.#id[start] as number;
+    let i = start;
     for (;;) {
       const left = 2 * i + 1;
-      if (left >= last) break;
+      if (left >= size) break;
       const right = left + 1;
       let child = left;
-      if (right < last && this.#better(this.#priority[right] as number, this.#id[right] as number, this.#priority[left] as number, this.#id[left] as number)) {
+      if (right < size && this.#better(this.#priority[right] as number, this.#id[right] as number, this.#priority[left] as number, this.#id[left] as number)) {
         child = right;
       }
       if (!this.#better(this.#priority[child] as number, this.#id[child] as number, priority, id)) break;
@@ -61,7 +107,6 @@ export class UrlHeap {
     }
     this.#priority[i] = priority;
     this.#id[i] = id;
-    return top;
   }
 
   /** Every id in the queue, in no particular order. */
@@ -72,8 +117,8 @@ export class UrlHeap {
   clear(): void {
     this.#size = 0;
     if (this.#id.length > 1024) {
-      this.#priority = new Float64Array(8);
-      this.#id = new Float64Array(8);
+      this.#priority = new Float64Array(MIN_CAPACITY);
+      this.#id = new Float64Array(MIN_CAPACITY);
     }
   }
 

@@ -152,6 +152,28 @@ describe('CrawlFrontier: re-prioritising', () => {
     assert.equal(t.lookups, 3, 'a stale entry is told from the queue map, without asking the store');
   });
 
+  it('keeps a host\'s heap near its queued URLs however often their priorities change', () => {
+    const t = setUp({ settings: { delayMs: 0, delayFactor: 0 } });
+    for (let id = 1; id <= 20; id++) t.add(id, 1, id / 100);
+    let seed = 11;
+    for (let change = 0; change < 20_000; change++) {
+      seed = (seed * 48271) % 2147483647;
+      const id = 1 + (seed % 20);
+      t.priorities.set(id, (seed % 1000) / 1000);
+      t.changed.push(id);
+      t.frontier.reprioritise();
+    }
+    const next = t.frontier.next(t.now);
+    assert.equal(next.kind, 'host');
+    if (next.kind !== 'host') return;
+    assert.ok(next.host.queue.size <= 64, `${next.host.queue.size} heap entries for 20 queued URLs after 20,000 changes`);
+    const expected = [...t.priorities].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+    t.frontier.release(next.host, 0);
+    const order: (number | undefined)[] = [];
+    for (let i = 0; i < 21; i++) order.push(t.turn());
+    assert.deepEqual(order, [...expected, undefined], 'each URL taken once, by its latest priority');
+  });
+
   it('moves a host ahead of others when one of its URLs is raised', () => {
     const t = setUp();
     t.add(1, 1, 0.5);

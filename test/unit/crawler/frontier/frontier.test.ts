@@ -34,6 +34,26 @@ describe('UrlHeap', () => {
   });
 });
 
+describe('UrlHeap: compaction', () => {
+  it('keeps one entry per live URL at its current priority, in heap order, and gives back space', () => {
+    const heap = new UrlHeap();
+    for (let round = 0; round < 50; round++) for (let id = 1; id <= 40; id++) heap.push(id, (id * 7 + round) % 13);
+    assert.equal(heap.size, 2000);
+    const live = new Map<number, number>();
+    for (let id = 2; id <= 40; id += 2) live.set(id, id % 5);
+    heap.compact((id) => live.get(id));
+    assert.equal(heap.size, live.size, 'stale and repeated entries are gone');
+    const popped: number[] = [];
+    for (let id = heap.pop(); id !== undefined; id = heap.pop()) popped.push(id);
+    assert.deepEqual(popped, [...live].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id), 'ordered by current priority, then id');
+    for (let id = 0; id < 1000; id++) heap.push(id, 0);
+    heap.compact(() => undefined);
+    assert.equal(heap.size, 0);
+    for (let i = 0; i < 8; i++) heap.push(i, i);
+    assert.equal(heap.full, true, 'the arrays shrank back to the smallest capacity');
+  });
+});
+
 describe('ClockCache', () => {
   it('returns what was stored and counts hits', () => {
     const cache = new ClockCache(4);
