@@ -35,6 +35,15 @@ import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
+import { BrowserPool } from '../render/browser-pool.ts';
+import { findBrowser } from '../render/find-browser.ts';
+import { PageRenderer } from '../render/page-renderer.ts';
+import { RenderPolicy } from '../render/render-policy.ts';
+import { RenderStore } from '../store/render-store.ts';
+import { RenderStage } from './render-stage.ts';
+import { subresourceFetcher } from './subresource-fetcher.ts';
+import type { ResponseAnalysis } from '../parse/analyse-response.ts';
+import type { FetchResult } from '../net/fetch-page.ts';
 
 /** How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError). */
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error';
@@ -87,6 +96,9 @@ export interface CrawlEngineEvents {
  * tells the ordering strategy what it learnt. The frontier (CrawlFrontier) keeps the queues
  * and decides which host and URL come next.
  */
+/** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
+const RENDER_CONTEXTS = 2;
+
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
   readonly #db: Db;
@@ -103,6 +115,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #parser: ParsePool;
   readonly #strategy: OrderingStrategy;
   readonly #tasks = new Set<Promise<void>>();
+  /** Pages being rendered: beside the HTTP loop, so they hold no request slot. */
+  readonly #renders = new Set<Promise<void>>();
+  #render: RenderStage | undefined;
+  #browsers: BrowserPool | undefined;
+  /** Why pages are not rendered although the settings ask for it (no browser found), for the CLI and the UI. */
+  renderNotice: string | undefined;
   readonly #abort = new AbortController();
   #run: RunStore | undefined;
   #startedAt = 0;
@@ -175,6 +193,36 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
     });
+    this.#setUpRendering(db);
+  }
+
+  /** A browser for pages built by scripts, unless the settings say never; without one, a notice and no rendering. */
+  #setUpRendering(db: Db): void {
+    if (this.settings.render === 'never') return;
+    const browser = findBrowser(this.settings.browserPath);
+    if (browser.kind === 'missing') {
+      this.renderNotice = `pages are not rendered: ${browser.message}`;
+      return;
+    }
+    this.#browsers = new BrowserPool({ executablePath: browser.path, contexts: RENDER_CONTEXTS });
+    const fetcher = subresourceFetcher({
+      http: this.#http,
+      robots: this.#robots,
+      renders: new RenderStore(db),
+      hostFor: (origin) => this.#frontier.host(this.#hostStore.idFor(origin), origin),
+      requestTurn: (host, signal) => {
+        const turn = this.#frontier.requestTurn(host, signal);
+        // The loop may be asleep with nothing to do: the new turn is something to do.
+        this.#wake?.();
+        return turn;
+      },
+      allowHosts: this.settings.renderAllowHosts,
+    });
+    this.#render = new RenderStage({
+      policy: new RenderPolicy(this.settings.render),
+      renderer: new PageRenderer(this.#browsers, fetcher, this.settings.renderTimeoutMs),
+      analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
+    });
   }
 
   /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
@@ -196,7 +244,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       for (;;) {
         if (this.#stopping) break;
         const wakeAt = this.#paused ? undefined : this.#dispatch();
-        if (this.#tasks.size === 0 && !this.#paused) {
+        if (this.#tasks.size === 0 && this.#renders.size === 0 && !this.#paused) {
           if (this.#budgetLeft() <= 0) {
             outcome = 'budget';
             break;
@@ -208,7 +256,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         }
         await this.#sleep(wakeAt);
       }
-      await Promise.allSettled([...this.#tasks]);
+      await Promise.allSettled([...this.#tasks, ...this.#renders]);
     } finally {
       this.#finishRun(outcome);
       await this.#closeResources();
@@ -235,7 +283,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
-    await Promise.all([this.#http.close(), this.#parser.close()]);
+    await Promise.all([this.#http.close(), this.#parser.close(), this.#browsers?.close()]);
   }
 
   /**
@@ -420,7 +468,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /**
    * One turn of a host (the frontier handed it out in flight): fetch its robots.txt if due,
-   * else its best URL. The host is released as soon as the response is in, so its next
+   * else lend the turn to a render waiting for one of the host's subresources, else fetch
+   * its best URL. The host is released as soon as the response is in, so its next
    * request can be scheduled while this page is parsed and stored.
    */
   async #serveHost(host: HostState): Promise<void> {
@@ -444,6 +493,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         return;
       }
       if (this.#robots.awaitingRetry(host)) return;
+      const lent = this.#frontier.lendTurn(host);
+      if (lent !== undefined) {
+        release(await lent);
+        return;
+      }
       if (this.settings.probeSoft404 && host.soft404 === undefined) {
         release(await this.#probeSoft404(host));
         return;
@@ -477,16 +531,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#saveRunCounters();
       };
       const failure = retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null;
-      const recorded = await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null);
-      const orderingStarted = performance.now();
-      // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
-      for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
-      this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, grade: recorded.grade, terms: recorded.terms, outlinks: recorded.outlinks });
-      this.#frontier.reprioritise();
-      this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
-      if (recorded.hot) this.#hotThisRun++;
-      this.#hotThisRun += this.#revision.afterPage();
-      this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
+      const raw = await this.#recorder.analyse(task, result);
+      if (failure === null && this.#render?.wants(task, result, raw) === true) {
+        // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
+        this.#pageTasks++;
+        this.#trackRender(this.#renderAndRecord(host, task, result, raw, afterWrite));
+        return;
+      }
+      this.#afterRecorded(task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
     } catch (err) {
       const responseMs = Date.now() - started;
       const storeError = storeErrorOf(err);
@@ -509,6 +561,42 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     } finally {
       this.#pageTasks--;
     }
+  }
+
+  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void): Promise<void> {
+    try {
+      const rendered = await this.#render?.render(task, result, raw);
+      this.#afterRecorded(task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
+    } catch (err) {
+      if (storeErrorOf(err) !== undefined || !this.#abort.signal.aborted) throw err;
+      this.#requeueQuietly(task.id);
+    } finally {
+      this.#pageTasks--;
+    }
+  }
+
+  #trackRender(render: Promise<void>): void {
+    this.#renders.add(render);
+    render.then(
+      () => undefined,
+      (err: unknown) => this.#onTaskError(err),
+    ).finally(() => {
+      this.#renders.delete(render);
+      this.#wake?.();
+    });
+  }
+
+  /** What follows a stored page: the strategy learns of it, the frontier re-orders, listeners hear of it. */
+  #afterRecorded(task: QueuedUrl, recorded: RecordedPage): void {
+    const orderingStarted = performance.now();
+    // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
+    for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
+    this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, grade: recorded.grade, terms: recorded.terms, outlinks: recorded.outlinks });
+    this.#frontier.reprioritise();
+    this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
+    if (recorded.hot) this.#hotThisRun++;
+    this.#hotThisRun += this.#revision.afterPage();
+    this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
   }
 
   #requeueQuietly(urlId: number): void {

@@ -57,6 +57,11 @@ export class HttpClient {
   }
 
   /** Fetches origin/robots.txt, following redirects (each hop passes the SSRF guard at connect time). Never throws. */
+  /** A script, stylesheet or API answer for a render: any content type, within the site-resource limits. */
+  fetchSubresource(url: string, signal: AbortSignal): Promise<FetchResult> {
+    return fetchPage(url, this.#resourceOptions, signal);
+  }
+
   async fetchRobots(origin: string, signal: AbortSignal): Promise<RobotsFetchOutcome> {
     const started = Date.now();
     let url = `${origin}/robots.txt`;

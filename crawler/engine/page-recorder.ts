@@ -14,6 +14,7 @@ import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { PageJudge } from '../relevance/judge.ts';
 import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
+import { RenderStore, type RenderRecord } from '../store/render-store.ts';
 
 export interface RecordedPage {
   seq: number;
@@ -52,6 +53,33 @@ interface StoredLinks {
 
 const NO_LINKS: StoredLinks = { links: 0, newUrls: 0, hints: [] };
 
+/** A page's render: its DOM parsed, and what to store of it (the page's seq and links added are filled in on storing). */
+export interface RenderedAnalysis {
+  analysis: ResponseAnalysis;
+  record: Omit<RenderRecord, 'pageSeq' | 'linksAdded'>;
+}
+
+/**
+ * The raw response's analysis with the render's text, terms and signature, and the links of
+ * both (the raw page's first, then those only the render has). The body stored stays the raw one.
+ */
+function withRender(raw: ResponseAnalysis, rendered: ResponseAnalysis): ResponseAnalysis {
+  if (raw.page === null || rendered.page === null) return raw;
+  const seen = new Set(raw.page.links.map((link) => link.href));
+  const added = rendered.page.links.filter((link) => !seen.has(link.href));
+  return {
+    ...raw,
+    page: { ...rendered.page, title: rendered.page.title || raw.page.title, links: [...raw.page.links, ...added], baseHref: raw.page.baseHref, resolvedBase: raw.page.resolvedBase },
+    titleTerms: rendered.titleTerms,
+    bodyTerms: rendered.bodyTerms,
+    terms: rendered.terms,
+    lineHashes: rendered.lineHashes,
+    simhash: rendered.simhash,
+    noindex: raw.noindex || rendered.noindex,
+    nofollow: raw.nofollow || rendered.nofollow,
+  };
+}
+
 /**
  * Turns one HTTP response into stored rows: the page, its text in the full-text index,
  * its links (each through the seen test), and the URL's final state, all in one
@@ -69,6 +97,7 @@ export class PageRecorder {
   readonly #maxLinks: number;
   readonly #maxDecodedBytes: number;
   readonly #duplicates: DuplicateFinder;
+  readonly #renders: RenderStore;
 
   constructor(
     db: Db,
@@ -81,6 +110,7 @@ export class PageRecorder {
     this.#db = db;
     this.#pages = stores.pages;
     this.#duplicates = new DuplicateFinder(stores.pages);
+    this.#renders = new RenderStore(db);
     this.#urls = stores.urls;
     this.#admission = admission;
     this.#parser = parser;
@@ -90,13 +120,9 @@ export class PageRecorder {
     this.#maxDecodedBytes = options.maxDecodedBytes;
   }
 
-  /**
-   * Stores a response. `failedReason` lets the caller record a 5xx that ran out of retries as
-   * failed; `soft404` is the simhash of the host's answer to a path that does not exist (null
-   * when it answers those with a real 404), against which a 200 is checked.
-   */
-  async record(task: QueuedUrl, result: FetchResult, afterWrite: () => void, failedReason: string | null = null, soft404: Simhash | null = null): Promise<RecordedPage> {
-    const analysis: ResponseAnalysis = await this.#parser.analyse({
+  /** Parses a response in a parse worker: what record() stores, and what decides a render. */
+  analyse(task: QueuedUrl, result: FetchResult): Promise<ResponseAnalysis> {
+    return this.#parser.analyse({
       url: task.url,
       status: result.status,
       contentType: result.headers['content-type'],
@@ -107,6 +133,34 @@ export class PageRecorder {
       kind: task.kind,
       maxDecodedBytes: this.#maxDecodedBytes,
     });
+  }
+
+  /** Parses a rendered DOM as a page of the same URL. */
+  analyseRendered(task: QueuedUrl, dom: string): Promise<ResponseAnalysis> {
+    return this.#parser.analyse({
+      url: task.url, status: 200, contentType: 'text/html; charset=utf-8', xRobotsTag: undefined, body: Buffer.from(dom, 'utf8'),
+      agentToken: this.#agentToken, maxLinks: this.#maxLinks, kind: 'page', maxDecodedBytes: this.#maxDecodedBytes,
+    });
+  }
+
+  /**
+   * Stores a response. `failedReason` lets the caller record a 5xx that ran out of retries as
+   * failed; `soft404` is the simhash of the host's answer to a path that does not exist (null
+   * when it answers those with a real 404), against which a 200 is checked. `parsed` is the
+   * response's analysis when the caller has it already, with its render when there was one:
+   * a rendered page is judged by its rendered text and keeps the links of both.
+   */
+  async record(
+    task: QueuedUrl,
+    result: FetchResult,
+    afterWrite: () => void,
+    failedReason: string | null = null,
+    soft404: Simhash | null = null,
+    parsed?: { raw: ResponseAnalysis; rendered?: RenderedAnalysis },
+  ): Promise<RecordedPage> {
+    const raw = parsed?.raw ?? (await this.analyse(task, result));
+    const rendered = parsed?.rendered;
+    const analysis = rendered === undefined ? raw : withRender(raw, rendered.analysis);
     const page = analysis.page;
     const judgeStarted = performance.now();
     const judgement =
@@ -171,6 +225,10 @@ export class PageRecorder {
           : analysis.resource !== null
             ? this.#storeEntries(task, seq, result.url, analysis.resource, outlinks)
             : NO_LINKS;
+      if (rendered !== undefined) {
+        const rawLinks = raw.page?.links.length ?? 0;
+        this.#renders.saveRender({ ...rendered.record, pageSeq: seq, linksAdded: Math.max(0, (page?.links.length ?? 0) - rawLinks) });
+      }
       if (failedReason !== null) this.#urls.finish(task.id, UrlState.failed, failedReason);
       else this.#urls.finish(task.id, UrlState.fetched, analysis.note);
       afterWrite();

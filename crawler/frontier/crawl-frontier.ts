@@ -23,6 +23,11 @@ export interface FrontierUrl {
 export type PassedOver = 'robots-blocked' | 'skipped' | 'failed';
 
 /** The settings the frontier reads: politeness, and the host budget. */
+/** A render waiting for a host's turn. */
+interface TurnRequest {
+  grant(end: (responseMs: number) => void): void;
+}
+
 export interface FrontierSettings extends PolitenessSettings {
   /** Pages one host may give; 0 means no limit. */
   maxPagesPerHost: number;
@@ -96,6 +101,10 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
   take(host: H): T | undefined;
   /** A URL taken from this host goes back on its queue (a retry, or a cancelled request). */
   reclaim(host: H, urlId: number): void;
+  /** Waits for a polite turn of the host for a render's request; resolves with the function that ends it. */
+  requestTurn(host: H, signal: AbortSignal): Promise<(responseMs: number) => void>;
+  /** In a host's turn: lends it to the first waiting requestTurn; undefined when none waits. */
+  lendTurn(host: H): Promise<number> | undefined;
   /** Counts a page fetched from the host, for its budget. */
   pageFetched(host: H): void;
   /** Ends the host's turn: it may be asked again after max(politeness wait, backoffMs). */
@@ -216,6 +225,44 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     return undefined;
   }
 
+  /**
+   * Waits for a turn of the host, as polite as a page's, for a request a render makes; the
+   * turn goes before the host's queued URLs. Resolves with the function that ends the turn
+   * (with the response time, for the politeness wait). Rejects when `signal` aborts first.
+   */
+  requestTurn(host: H, signal: AbortSignal): Promise<(responseMs: number) => void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const waiting = this.#turnRequests.get(host.id) ?? [];
+      const request: TurnRequest = {
+        grant: (end) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(end);
+        },
+      };
+      const onAbort = (): void => {
+        const index = waiting.indexOf(request);
+        if (index === -1) return;
+        waiting.splice(index, 1);
+        host.turnsWanted--;
+        reject(signal.reason);
+      };
+      waiting.push(request);
+      this.#turnRequests.set(host.id, waiting);
+      host.turnsWanted++;
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#scheduler.offer(host);
+    });
+  }
+
+  /** In a host's turn: lends it to the first waiting requestTurn, resolving with its response time when it ends; undefined when none waits. */
+  lendTurn(host: H): Promise<number> | undefined {
+    const request = this.#turnRequests.get(host.id)?.shift();
+    if (request === undefined) return undefined;
+    host.turnsWanted--;
+    return new Promise((done) => request.grant(done));
+  }
+
   reclaim(host: H, urlId: number): void {
     // The host is in flight: release() offers it to the scheduler again.
     this.#enqueue(host, urlId);
@@ -266,6 +313,8 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   get hostCount(): number {
     return this.#hosts.size;
   }
+
+  readonly #turnRequests = new Map<number, TurnRequest[]>();
 
   #enqueue(host: H, urlId: number): void {
     this.#queued.set(urlId, host.id);

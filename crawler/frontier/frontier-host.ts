@@ -14,5 +14,5 @@ export interface FrontierHost extends SchedulableHost {
 
 /** A host as the frontier first sees it: nothing queued, nothing fetched, may be asked at once. */
 export function newFrontierHost(id: number, origin: string): FrontierHost {
-  return { id, origin, queue: new UrlHeap(), inflight: false, nextAllowedAt: 0, scheduled: false, pagesFetched: 0 };
+  return { id, origin, queue: new UrlHeap(), inflight: false, nextAllowedAt: 0, scheduled: false, pagesFetched: 0, turnsWanted: 0 };
 }

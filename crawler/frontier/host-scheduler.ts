@@ -12,6 +12,8 @@ export interface SchedulableHost {
   nextAllowedAt: number;
   /** True while the host sits in one of the scheduler's heaps. */
   scheduled: boolean;
+  /** Turns asked for by renders (a subresource each): they go before the host's queued URLs. */
+  turnsWanted: number;
 }
 
 export interface HostHead {
@@ -38,7 +40,7 @@ export class HostScheduler<H extends SchedulableHost> {
   );
   /** Call whenever a host may have become schedulable: new queued URLs, or its request ended. */
   offer(host: H): void {
-    if (host.scheduled || host.inflight || host.queue.size === 0) return;
+    if (host.scheduled || host.inflight || (host.queue.size === 0 && host.turnsWanted === 0)) return;
     host.scheduled = true;
     this.#waiting.push(host);
   }
@@ -47,7 +49,7 @@ export class HostScheduler<H extends SchedulableHost> {
   next(now: number): NextHost<H> {
     for (let top = this.#waiting.peek(); top !== undefined && top.nextAllowedAt <= now; top = this.#waiting.peek()) {
       this.#waiting.pop();
-      const head = top.queue.peek();
+      const head = top.turnsWanted > 0 ? { id: 0, priority: Number.POSITIVE_INFINITY } : top.queue.peek();
       if (head === undefined) {
         top.scheduled = false;
         continue;

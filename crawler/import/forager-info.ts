@@ -56,9 +56,10 @@ export interface ImportedSettings {
 
 /**
  * An archive is not the user's word: whoever wrote it could ask a later resume to crawl
- * private addresses, hammer hosts, or inflate bombs. So private addresses are never allowed
- * from an archive (the user turns them on again knowingly), politeness is never below this
- * machine's defaults, and size caps never above them.
+ * private addresses, hammer hosts, inflate bombs, or run a program of its choosing as the
+ * browser. So private addresses are never allowed from an archive (the user turns them on
+ * again knowingly), politeness is never below this machine's defaults, size caps never above
+ * them, and the browser and the hosts a render may reach are this machine's own choice.
  */
 function distrusted(settings: CrawlSettings): ImportedSettings {
   const safer: CrawlSettings = {
@@ -69,6 +70,8 @@ function distrusted(settings: CrawlSettings): ImportedSettings {
     concurrency: Math.min(settings.concurrency, DEFAULT_SETTINGS.concurrency),
     maxBodyBytes: Math.min(settings.maxBodyBytes, DEFAULT_SETTINGS.maxBodyBytes),
     maxDecodedBytes: Math.min(settings.maxDecodedBytes, DEFAULT_SETTINGS.maxDecodedBytes),
+    browserPath: DEFAULT_SETTINGS.browserPath,
+    renderAllowHosts: settings.renderAllowHosts.length === 0 ? settings.renderAllowHosts : DEFAULT_SETTINGS.renderAllowHosts,
   };
   const tightened = (Object.keys(safer) as (keyof CrawlSettings)[]).filter((key) => safer[key] !== settings[key]);
   return { settings: safer, tightened };

@@ -9,6 +9,7 @@ import { termCounts } from '../relevance/text.ts';
 import type { ResourceKind } from './resource-entries.ts';
 import { analyseSiteResource, type ResourceAnalysis } from './site-resources.ts';
 import type { UrlKind } from './url-kind.ts';
+import { browserNeedSign } from './render-signals.ts';
 
 /** How many of a page's distinct terms a verdict carries: enough to learn from, bounded in memory. */
 export const MAX_PAGE_TERMS = 200;
@@ -51,6 +52,8 @@ export interface ResponseAnalysis {
   simhash: Simhash | null;
   /** SHA-256 of a parsed page's body as received (decoded), hex: the same bytes are stored once. */
   bodyHash: string | null;
+  /** Why the page may need a browser to show its content (render-signals.ts); null when its HTML shows it. */
+  browserNeed: string | null;
 }
 
 /** The page's distinct terms for learning: title terms first, then body terms, each by frequency. */
@@ -95,6 +98,7 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     resource: null,
     simhash: null,
     bodyHash: null,
+    browserNeed: null,
   };
   if (input.kind !== 'page') return { ...base, ...readResource(input, input.kind) };
   if (input.status < 200 || input.status >= 300) return base;
@@ -117,5 +121,6 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     lineHashes: lineHashes(page.text),
     simhash: simhash(terms.bodyTerms),
     bodyHash: createHash('sha256').update(input.body).digest('hex'),
+    browserNeed: browserNeedSign(page, input.body.length),
   };
 }

@@ -77,6 +77,18 @@ export interface ExtractedPage {
   lang?: string;
   /** Distinct site resources named by the page's scripts, at most MAX_SITE_RESOURCES. */
   siteResources: SiteResourceRef[];
+  /** What says the page may be built by scripts (crawler/parse/render-signals.ts reads it). */
+  scriptSigns: ScriptSigns;
+}
+
+/** Marks of a page whose content scripts build. */
+export interface ScriptSigns {
+  /** <script> elements, inline or not. */
+  scripts: number;
+  /** An application root (#root, #app, #__next, …) with no text and no links inside. */
+  emptyAppRoot: boolean;
+  /** The text of the page's <noscript> elements, at most NOSCRIPT_CHARS. */
+  noscriptText: string;
 }
 
 export interface ExtractOptions {
@@ -97,6 +109,9 @@ const MAX_ANCHOR_CHARS = 1000;
 const MAX_TITLE_CHARS = 1000;
 /** A real documentation page names one search index; a page naming many is not one. */
 const MAX_SITE_RESOURCES = 4;
+/** Element ids single-page-app frameworks mount into. */
+const APP_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', '___gatsby', 'svelte', 'main-app']);
+const NOSCRIPT_CHARS = 500;
 /** Scripts looked at per page: the search index scripts sit among a page's first few. */
 const MAX_SCRIPTS = 200;
 
@@ -426,6 +441,13 @@ class PageCollector implements BoundedHandler {
   readonly robots: RobotsDirectives = { noindex: false, nofollow: false };
   /** <script src> values as written, resolved once the base is known. */
   readonly scriptSrcs: string[] = [];
+  scripts = 0;
+  noscriptDepth = 0;
+  noscriptText = '';
+  /** The first app root while it is open: its tag, same-named elements opened inside, and the text and links when it opened. */
+  appRoot: { name: string; nested: number; textAt: number; linksAt: number } | undefined;
+  appRootSeen = false;
+  emptyAppRoot = false;
 
   constructor(opts: ExtractOptions) {
     this.maxLinks = opts.maxLinks ?? DEFAULT_MAX_LINKS;
@@ -434,6 +456,7 @@ class PageCollector implements BoundedHandler {
   }
 
   ontext(data: string): void {
+    if (this.noscriptDepth > 0 && this.noscriptText.length < NOSCRIPT_CHARS) this.noscriptText = appendBounded(this.noscriptText, data, NOSCRIPT_CHARS);
     if (this.skipDepth > 0) return;
     if (this.titleOpen) {
       if (this.title.length < MAX_TITLE_CHARS) this.title = appendBounded(this.title, data, MAX_TITLE_CHARS);
@@ -524,6 +547,12 @@ class PageCollector implements BoundedHandler {
 
   onopentag(name: string, attribs: Record<string, string>): void {
     const flags = TAG_FLAGS.get(name) ?? 0;
+    if (this.appRoot !== undefined && name === this.appRoot.name) this.appRoot.nested++;
+    else if (!this.appRootSeen && attribs.id !== undefined && APP_ROOT_IDS.has(attribs.id)) {
+      this.appRootSeen = true;
+      this.appRoot = { name, nested: 0, textAt: this.textLength, linksAt: this.links.length };
+    }
+    if (name === 'noscript') this.noscriptDepth++;
     if (flags !== 0 && this.skipDepth === 0) {
       if (flags & BLOCK) this.breakWords(SEP_NEWLINE);
       else if (flags & CELL) this.breakWords(SEP_SPACE);
@@ -553,6 +582,7 @@ class PageCollector implements BoundedHandler {
         this.onMeta(attribs);
         break;
       case 'script':
+        this.scripts++;
         if (this.noLinksDepth === 0 && attribs.src !== undefined && this.scriptSrcs.length < MAX_SCRIPTS) this.scriptSrcs.push(attribs.src);
         break;
       case 'html': {
@@ -574,6 +604,14 @@ class PageCollector implements BoundedHandler {
 
   onclosetag(name: string): void {
     const flags = TAG_FLAGS.get(name) ?? 0;
+    if (name === 'noscript' && this.noscriptDepth > 0) this.noscriptDepth--;
+    if (this.appRoot !== undefined && name === this.appRoot.name) {
+      if (this.appRoot.nested > 0) this.appRoot.nested--;
+      else {
+        this.emptyAppRoot = this.textLength === this.appRoot.textAt && this.links.length === this.appRoot.linksAt;
+        this.appRoot = undefined;
+      }
+    }
     if (flags !== 0) {
       if (flags & SKIP) this.skipDepth--;
       if (flags & HIDE) this.hideDepth--;
@@ -600,6 +638,8 @@ class PageCollector implements BoundedHandler {
     this.hideDepth = 0;
     this.noLinksDepth = 0;
     this.svgDepth = 0;
+    this.noscriptDepth = 0;
+    this.appRoot = undefined;
     if (this.titleOpen) {
       this.titleOpen = false;
       this.titleDone = true;
@@ -727,6 +767,7 @@ class PageCollector implements BoundedHandler {
       resolvedBase,
       robots: this.robots,
       siteResources: this.siteResources(resolvedBase),
+      scriptSigns: { scripts: this.scripts, emptyAppRoot: this.emptyAppRoot || (this.appRoot !== undefined && this.textLength === this.appRoot.textAt && this.links.length === this.appRoot.linksAt), noscriptText: collapseWhitespace(this.noscriptText) },
     };
     if (this.baseHref !== undefined) page.baseHref = this.baseHref;
     if (this.metaRefresh !== undefined) page.metaRefresh = this.metaRefresh;

@@ -33,6 +33,11 @@ export const SCOPES = ['hosts', 'domains', 'any'] as const;
 export const scopeModeSchema = z.enum(SCOPES);
 export type ScopeMode = z.infer<typeof scopeModeSchema>;
 
+/** When pages are rendered in a browser (crawler/render): learnt per host and path, never, or every HTML page. */
+export const RENDER_MODES = ['auto', 'never', 'always'] as const;
+export const renderModeSchema = z.enum(RENDER_MODES);
+export type RenderMode = z.infer<typeof renderModeSchema>;
+
 /** What the schema alone does not say about a setting: its words for people, and its flag. */
 export interface SettingInfo {
   /** One line of help: the meaning column of README's option table. */
@@ -158,6 +163,32 @@ export const crawlSettingsSchema = z.object({
       help: 'Cho-style hot predicate, e.g. `"title:checkpoint|body>=3:wal"` (OR of clauses)',
       rule: 'a hot predicate or null',
     }),
+  render: renderModeSchema
+    .default('auto')
+    .register(settingInfo, { help: 'render pages built by JavaScript in a browser: learnt per host and path (auto), never, or every HTML page' }),
+  browserPath: z
+    .string()
+    .default('')
+    .register(settingInfo, {
+      flag: 'browser',
+      value: 'PATH',
+      defaultText: 'found on the system',
+      help: 'the Chromium-family browser that renders pages; without one, rendering is off',
+      rule: 'a path to an executable, or empty',
+    }),
+  renderAllowHosts: z
+    .array(z.string())
+    .default([])
+    .register(settingInfo, {
+      flag: 'render-allow-host',
+      value: 'HOST',
+      defaultText: 'none',
+      help: "another host a rendered page's scripts, styles and API calls may come from (repeat); other hosts are blocked",
+      rule: 'a list of host names',
+    }),
+  renderTimeoutMs: wholeNumber(1000, 120_000)
+    .default(15_000)
+    .register(settingInfo, { value: 'N', help: "the longest one page's render may take, navigation and scripts included" }),
   hotThreshold: fraction()
     .nullable()
     .default(null)

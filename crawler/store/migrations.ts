@@ -127,6 +127,25 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE hosts ADD COLUMN soft404_probed INTEGER NOT NULL DEFAULT 0;  -- 1 once a random path was asked for
   ALTER TABLE hosts ADD COLUMN soft404_simhash INTEGER;                      -- the simhash of its 200 answer to that path; NULL when it answered 404
   `,
+  /* 6: pages rendered in a browser, and what their scripts fetched */ `
+  CREATE TABLE renders (
+    page_seq    INTEGER PRIMARY KEY,   -- the page (pages.seq) whose raw response was rendered
+    dom         BLOB NOT NULL,         -- the serialised DOM after scripts ran, gzipped
+    rendered_at INTEGER NOT NULL,
+    render_ms   INTEGER NOT NULL,
+    timed_out   INTEGER NOT NULL,      -- 1 when the render's time limit cut it short
+    links_added INTEGER NOT NULL,      -- links the render found that the raw HTML did not have
+    requests    TEXT NOT NULL          -- JSON: each request the page made, [url, type, outcome]
+  );
+  -- Scripts, stylesheets and API answers fetched for renders: once per crawl, whatever the pages that use them.
+  CREATE TABLE subresources (
+    url        TEXT PRIMARY KEY,
+    status     INTEGER NOT NULL,
+    headers    TEXT NOT NULL,          -- JSON object of the response headers kept
+    body       BLOB NOT NULL,          -- decoded body
+    fetched_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

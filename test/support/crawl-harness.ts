@@ -23,6 +23,8 @@ export function testSettings(seeds: string[], overrides: Partial<CrawlSettings> 
     maxRetries: 1,
     // Tests count the requests a crawl makes; the soft-404 probe (one more per host) is tested on its own.
     probeSoft404: false,
+    // A test that renders says so: without a browser in the way, crawls are quick and exact.
+    render: 'never',
     ...overrides,
   });
 }

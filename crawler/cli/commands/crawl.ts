@@ -74,6 +74,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
 /** Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM. */
 async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: boolean): Promise<number> {
   const engine = new CrawlEngine(db, settings, { writer: 'forager crawl (command line)' });
+  if (engine.renderNotice !== undefined && !json) process.stderr.write(`forager: note: ${engine.renderNotice}\n`);
   let signals = 0;
   const onSignal = (): void => {
     signals++;

@@ -94,7 +94,7 @@ describe('ClockCache', () => {
 function host(id: number, nextAllowedAt: number, priorities: number[]): SchedulableHost {
   const queue = new UrlHeap();
   priorities.forEach((p, i) => queue.push(id * 100 + i, p));
-  return { id, queue, inflight: false, nextAllowedAt, scheduled: false };
+  return { id, queue, inflight: false, nextAllowedAt, scheduled: false, turnsWanted: 0 };
 }
 
 describe('HostScheduler', () => {

@@ -1,0 +1,66 @@
+import type { FetchResult } from '../net/fetch-page.ts';
+import type { ResponseAnalysis } from '../parse/analyse-response.ts';
+import type { PageRenderer } from '../render/page-renderer.ts';
+import type { RenderPolicy } from '../render/render-policy.ts';
+import type { QueuedUrl } from '../store/url-store.ts';
+import type { RenderedAnalysis } from './page-recorder.ts';
+
+export interface RenderStageDeps {
+  policy: RenderPolicy;
+  renderer: PageRenderer;
+  /** Parses a rendered DOM as a page of the task's URL (a parse worker's job). */
+  analyseDom(task: QueuedUrl, dom: string): Promise<ResponseAnalysis>;
+}
+
+/**
+ * Between fetching a page and storing it: whether to render it (the policy, from the
+ * parser's signs), the render itself, and what the render changed, which the policy learns
+ * from. A render that fails leaves the page as its HTML gave it.
+ */
+export class RenderStage {
+  readonly #deps: RenderStageDeps;
+  rendered = 0;
+  failed = 0;
+
+  constructor(deps: RenderStageDeps) {
+    this.#deps = deps;
+  }
+
+  /** Only an HTML page that parsed, and only when the policy says so. */
+  wants(task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis): boolean {
+    if (task.kind !== 'page' || raw.page === null || result.status < 200 || result.status >= 300 || result.body === undefined) return false;
+    return this.#deps.policy.shouldRender(task.url, raw.browserNeed);
+  }
+
+  async render(task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis): Promise<RenderedAnalysis | undefined> {
+    let page;
+    try {
+      page = await this.#deps.renderer.render({
+        url: task.url,
+        status: result.status,
+        contentType: result.headers['content-type'] ?? 'text/html',
+        body: Buffer.from(result.body ?? new Uint8Array(0)),
+      });
+    } catch {
+      this.failed++;
+      return undefined;
+    }
+    const analysis = await this.#deps.analyseDom(task, page.dom);
+    if (analysis.page === null || raw.page === null) {
+      this.failed++;
+      return undefined;
+    }
+    this.rendered++;
+    const rawLinks = new Set(raw.page.links.map((link) => link.href));
+    this.#deps.policy.learn(task.url, {
+      newLinks: analysis.page.links.filter((link) => !rawLinks.has(link.href)).length,
+      rawWords: raw.page.wordCount,
+      renderedWords: analysis.page.wordCount,
+      verdictChanged: false,
+    });
+    return {
+      analysis,
+      record: { dom: page.dom, renderedAt: Date.now(), renderMs: page.ms, timedOut: page.timedOut, requests: page.requests.map((r) => [r.url, r.type, r.outcome]) },
+    };
+  }
+}

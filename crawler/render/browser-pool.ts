@@ -1,0 +1,111 @@
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+/** Pages a context renders before it is closed and made afresh (its caches and leaks go with it). */
+const PAGES_PER_CONTEXT = 50;
+/** Pages the browser renders before it is restarted, which bounds its memory on a long crawl. */
+const PAGES_PER_BROWSER = 500;
+
+const LAUNCH_ARGS = [
+  '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--disable-extensions', '--mute-audio', '--disable-features=Translate,MediaRouter,OptimizationHints',
+  // Every request a page makes is answered by Forager (page-renderer.ts); anything that slips
+  // past would go to a proxy that does not exist, loopback included, so nothing reaches the network.
+  '--proxy-bypass-list=<-loopback>',
+];
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Contexts open at once: the most pages rendered at the same time. */
+  contexts: number;
+}
+
+interface Slot {
+  context: BrowserContext | undefined;
+  pages: number;
+}
+
+/**
+ * One browser process and a few contexts, lent one render at a time. Contexts are recycled
+ * by page count and the browser restarted by page count; a browser that died is launched
+ * again on the next render.
+ */
+export class BrowserPool {
+  readonly #options: BrowserPoolOptions;
+  #browser: Promise<Browser> | undefined;
+  #browserPages = 0;
+  readonly #free: Slot[] = [];
+  readonly #waiting: ((slot: Slot) => void)[] = [];
+  #closed = false;
+
+  constructor(options: BrowserPoolOptions) {
+    this.#options = options;
+    for (let i = 0; i < options.contexts; i++) this.#free.push({ context: undefined, pages: 0 });
+  }
+
+  /** Runs `work` with a context of its own; the context is given back (or recycled) after. */
+  async withContext<T>(prepare: (context: BrowserContext) => Promise<void>, work: (context: BrowserContext) => Promise<T>): Promise<T> {
+    const slot = await this.#take();
+    try {
+      if (slot.context === undefined || slot.pages >= PAGES_PER_CONTEXT || !(await this.#browserAlive())) {
+        await slot.context?.close().catch(() => undefined);
+        slot.context = await this.#newContext();
+        slot.pages = 0;
+        await prepare(slot.context);
+      }
+      slot.pages++;
+      this.#browserPages++;
+      return await work(slot.context);
+    } finally {
+      this.#give(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const browser = this.#browser;
+    this.#browser = undefined;
+    if (browser !== undefined) await (await browser.catch(() => undefined))?.close().catch(() => undefined);
+  }
+
+  async #browserAlive(): Promise<boolean> {
+    if (this.#browser === undefined) return false;
+    const browser = await this.#browser.catch(() => undefined);
+    return browser?.isConnected() === true && this.#browserPages < PAGES_PER_BROWSER;
+  }
+
+  async #newContext(): Promise<BrowserContext> {
+    if (!(await this.#browserAlive())) await this.#restart();
+    const browser = await (this.#browser as Promise<Browser>);
+    return browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, javaScriptEnabled: true, bypassCSP: false, viewport: { width: 1280, height: 900 } });
+  }
+
+  async #restart(): Promise<void> {
+    if (this.#closed) throw new Error('the browser pool is closed');
+    const old = this.#browser;
+    this.#browser = undefined;
+    // Contexts of the old browser die with it: every slot makes a new one on its next render.
+    for (const slot of this.#free) slot.context = undefined;
+    if (old !== undefined) await (await old.catch(() => undefined))?.close().catch(() => undefined);
+    this.#browserPages = 0;
+    this.#browser = chromium.launch({
+      executablePath: this.#options.executablePath,
+      headless: true,
+      args: [...LAUNCH_ARGS, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+      proxy: { server: 'http://127.0.0.1:9' },
+      timeout: 30_000,
+    });
+    await this.#browser;
+  }
+
+  #take(): Promise<Slot> {
+    const slot = this.#free.pop();
+    if (slot !== undefined) return Promise.resolve(slot);
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  #give(slot: Slot): void {
+    const waiter = this.#waiting.shift();
+    if (waiter !== undefined) waiter(slot);
+    else this.#free.push(slot);
+  }
+}

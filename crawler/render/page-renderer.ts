@@ -1,0 +1,140 @@
+import type { BrowserContext, Request, Route } from 'playwright-core';
+import { BrowserPool } from './browser-pool.ts';
+
+/** Request types a render may make, through Forager's fetcher. Everything else is blocked. */
+const FETCHED_TYPES = new Set(['script', 'stylesheet', 'xhr', 'fetch']);
+/** Network quiet for this long, and the DOM unchanged for DOM_QUIET_MS, and the page is done. */
+const NETWORK_QUIET_MS = 500;
+const DOM_QUIET_MS = 300;
+const POLL_MS = 100;
+
+export interface SubresourceResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** What Forager's fetcher says to a render's request: the response, or why it was not fetched. */
+export type SubresourceOutcome = { kind: 'response'; response: SubresourceResponse; fromCache: boolean } | { kind: 'blocked'; reason: string };
+
+/** Fetches one subresource for a page being rendered: scope, robots.txt, the SSRF guard and politeness are its business. */
+export type SubresourceFetcher = (url: string, pageUrl: string, signal: AbortSignal) => Promise<SubresourceOutcome>;
+
+/** One request the page made, and what became of it. */
+export interface RenderRequest {
+  url: string;
+  type: string;
+  /** 'fetched', 'cached', or `blocked:<why>`. */
+  outcome: string;
+}
+
+export interface RenderedPage {
+  /** The DOM after scripts ran, serialised. */
+  dom: string;
+  requests: RenderRequest[];
+  ms: number;
+  /** The time limit cut the render short; the DOM is what there was by then. */
+  timedOut: boolean;
+}
+
+export interface RenderInput {
+  url: string;
+  status: number;
+  contentType: string;
+  /** The document exactly as Forager fetched it. */
+  body: Buffer;
+}
+
+const WATCH_MUTATIONS = `(() => {
+  globalThis.__foragerLastMutation = performance.now();
+  new MutationObserver(() => { globalThis.__foragerLastMutation = performance.now(); })
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+})();`;
+
+/**
+ * Renders pages in the pool's browser. The document is Forager's own response; every other
+ * request the page makes is intercepted: scripts, stylesheets and XHR/fetch go through the
+ * SubresourceFetcher, and images, media, fonts, websockets, beacons, frames and service
+ * workers are refused. The page is done when its network and its DOM have been quiet for a
+ * moment, or when the time limit is reached.
+ */
+export class PageRenderer {
+  readonly #pool: BrowserPool;
+  readonly #fetch: SubresourceFetcher;
+  readonly #timeoutMs: number;
+
+  constructor(pool: BrowserPool, fetch: SubresourceFetcher, timeoutMs: number) {
+    this.#pool = pool;
+    this.#fetch = fetch;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  render(input: RenderInput): Promise<RenderedPage> {
+    return this.#pool.withContext(prepareContext, (context) => this.#renderIn(context, input));
+  }
+
+  async #renderIn(context: BrowserContext, input: RenderInput): Promise<RenderedPage> {
+    const started = performance.now();
+    const deadline = started + this.#timeoutMs;
+    const abort = new AbortController();
+    const requests: RenderRequest[] = [];
+    let pending = 0;
+    let lastNetwork = performance.now();
+    const page = await context.newPage();
+    try {
+      await page.route('**/*', async (route: Route) => {
+        pending++;
+        try {
+          await this.#answer(route, route.request(), input, requests, abort.signal);
+        } finally {
+          pending--;
+          lastNetwork = performance.now();
+        }
+      });
+      await page.goto(input.url, { waitUntil: 'domcontentloaded', timeout: this.#timeoutMs }).catch(() => undefined);
+      let timedOut = true;
+      while (performance.now() < deadline) {
+        const now = performance.now();
+        const lastMutation = (await page.evaluate('globalThis.__foragerLastMutation ?? 0').catch(() => 0)) as number;
+        const pageNow = (await page.evaluate('performance.now()').catch(() => 0)) as number;
+        if (pending === 0 && now - lastNetwork >= NETWORK_QUIET_MS && pageNow - lastMutation >= DOM_QUIET_MS) {
+          timedOut = false;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      abort.abort();
+      const dom = await page.content().catch(() => '');
+      return { dom, requests, ms: performance.now() - started, timedOut };
+    } finally {
+      abort.abort();
+      await page.close().catch(() => undefined);
+    }
+  }
+
+  async #answer(route: Route, request: Request, input: RenderInput, log: RenderRequest[], signal: AbortSignal): Promise<void> {
+    const url = request.url();
+    const type = request.resourceType();
+    if (type === 'document' && request.isNavigationRequest() && request.frame().parentFrame() === null && url === input.url) {
+      await route.fulfill({ status: input.status, headers: { 'content-type': input.contentType }, body: input.body }).catch(() => undefined);
+      return;
+    }
+    const refuse = async (reason: string): Promise<void> => {
+      log.push({ url, type, outcome: `blocked:${reason}` });
+      await route.abort('blockedbyclient').catch(() => undefined);
+    };
+    if (!FETCHED_TYPES.has(type)) return refuse(`type:${type}`);
+    if (request.method() !== 'GET') return refuse(`method:${request.method()}`);
+    if (signal.aborted) return refuse('render-over');
+    const outcome = await this.#fetch(url, input.url, signal).catch((err: unknown): SubresourceOutcome => ({ kind: 'blocked', reason: `error:${err instanceof Error ? err.message : String(err)}` }));
+    if (outcome.kind === 'blocked') return refuse(outcome.reason);
+    log.push({ url, type, outcome: outcome.fromCache ? 'cached' : 'fetched' });
+    await route.fulfill({ status: outcome.response.status, headers: outcome.response.headers, body: outcome.response.body }).catch(() => undefined);
+  }
+}
+
+/** Once per context: no websockets, and the mutation clock every page's "done" test reads. */
+async function prepareContext(context: BrowserContext): Promise<void> {
+  await context.routeWebSocket(/.*/, (socket) => socket.close());
+  await context.addInitScript(WATCH_MUTATIONS);
+}

@@ -1,0 +1,84 @@
+import type { RenderMode } from '../protocol/settings.ts';
+
+/** Renders compared per group before the group is decided. */
+const LEARNING_RENDERS = 3;
+/** Once a group is decided static, one flagged page in this many is still rendered, to notice a change. */
+const SAMPLE_EVERY = 10;
+
+/** What a render changed, against the raw HTML of the same page. */
+export interface RenderComparison {
+  /** Links the render found that the HTML did not have. */
+  newLinks: number;
+  rawWords: number;
+  renderedWords: number;
+  /** The relevance verdict (hot or not) differs between the two texts. */
+  verdictChanged: boolean;
+}
+
+/** Rendering changed the page materially: new links, much more text, or another verdict. */
+export function changedMaterially(c: RenderComparison): boolean {
+  return c.verdictChanged || c.newLinks >= 2 || (c.renderedWords >= c.rawWords * 1.5 && c.renderedWords - c.rawWords >= 50);
+}
+
+interface Group {
+  state: 'learning' | 'render' | 'static';
+  compared: number;
+  flagged: number;
+}
+
+/** A page's group: its origin and the first segment of its path (`https://a.example/docs`). */
+export function renderGroup(url: string): string {
+  const parsed = new URL(url);
+  const first = parsed.pathname.split('/')[1] ?? '';
+  return `${parsed.origin}/${first}`;
+}
+
+/**
+ * Decides per page whether to render it, and learns per group (host and first path
+ * segment): the first flagged pages of a group are rendered and compared with their HTML;
+ * a group whose renders change pages materially is rendered from then on, one whose renders
+ * change nothing is rendered only for a sample of its flagged pages. A sample that changes
+ * the page turns the group to rendering.
+ */
+export class RenderPolicy {
+  readonly #mode: RenderMode;
+  readonly #groups = new Map<string, Group>();
+
+  constructor(mode: RenderMode) {
+    this.#mode = mode;
+  }
+
+  /** Whether to render an HTML page; `browserNeed` is the parser's sign (null: none). */
+  shouldRender(url: string, browserNeed: string | null): boolean {
+    if (this.#mode === 'never') return false;
+    if (this.#mode === 'always') return true;
+    const group = this.#group(url);
+    if (group.state === 'render') return true;
+    if (browserNeed === null) return false;
+    group.flagged++;
+    return group.state === 'learning' || group.flagged % SAMPLE_EVERY === 0;
+  }
+
+  /** Records what a render changed; returns the group's state after it. */
+  learn(url: string, comparison: RenderComparison): Group['state'] {
+    const group = this.#group(url);
+    if (changedMaterially(comparison)) group.state = 'render';
+    else if (group.state === 'learning' && ++group.compared >= LEARNING_RENDERS) group.state = 'static';
+    return group.state;
+  }
+
+  /** Each group's state, for the UI and the stats. */
+  groups(): { group: string; state: Group['state'] }[] {
+    return [...this.#groups].map(([group, g]) => ({ group, state: g.state }));
+  }
+
+  #group(url: string): Group {
+    const key = renderGroup(url);
+    let group = this.#groups.get(key);
+    if (group === undefined) {
+      group = { state: 'learning', compared: 0, flagged: 0 };
+      this.#groups.set(key, group);
+    }
+    return group;
+  }
+}

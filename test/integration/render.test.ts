@@ -1,0 +1,109 @@
+/*
+ * Pages built by JavaScript: a single-page-app shell whose script fetches /api/… and builds
+ * the page, crawled with rendering on. From the server's own request log: links only the
+ * script creates are found and crawled; nothing robots.txt disallows, nothing blocked by type
+ * (images, websockets) and nothing from a third-party host is requested; the bundle is
+ * fetched once for every page; the host spacing holds for subresources too.
+ */
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { findBrowser } from '../../crawler/render/find-browser.ts';
+import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
+import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
+
+const browser = findBrowser('');
+const DELAY_MS = 150;
+
+const send = (type: string, body: string): Handler => (_req, res) => void res.writeHead(200, { 'content-type': type }).end(body);
+
+/** The shell every page of the app serves: no text, no links, a script that builds both. */
+function shell(thirdParty: string): string {
+  return `<!doctype html><html><head><title>App</title><link rel="stylesheet" href="/app.css"></head><body>
+<div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>
+<img src="/logo.png" alt=""><script src="${thirdParty}/tracker.js"></script><script src="/app.js"></script></body></html>`;
+}
+
+const APP_JS = `
+fetch('/api/private/secret').catch(() => {});
+try { new WebSocket('ws://' + location.host + '/live'); } catch (e) {}
+navigator.sendBeacon && navigator.sendBeacon('/beacon', 'x');
+fetch('/api/pages' + (location.pathname === '/' ? '/home' : location.pathname)).then((r) => r.json()).then((d) => {
+  document.getElementById('root').innerHTML = '<h1>' + d.title + '</h1><p>' + d.text + '</p>' + d.links.map((l) => '<a href="' + l + '">' + l + '</a>').join(' ');
+});`;
+
+const PAGES: Record<string, { title: string; text: string; links: string[] }> = {
+  home: { title: 'Write-ahead logging', text: 'Checkpoints and the write-ahead log keep a database whole after a crash.', links: ['/wal/one', '/wal/two'] },
+  'wal/one': { title: 'Checkpoint modes', text: 'A passive checkpoint copies frames back without blocking writers.', links: [] },
+  'wal/two': { title: 'Recovery', text: 'On recovery the log is replayed from the last checkpoint.', links: [] },
+};
+
+describe('rendering pages built by JavaScript', { skip: browser.kind === 'missing' ? 'no Chromium-family browser on this machine' : false }, () => {
+  let site: TestSite;
+  let thirdParty: TestSite;
+  let run: CrawlRun;
+  const times: number[] = [];
+  const dir = tempDir('forager-render-');
+
+  before(async () => {
+    thirdParty = await startTestSite({ '/tracker.js': send('text/javascript', 'window.tracked = true;') });
+    const thirdOrigin = thirdParty.origin.replace('127.0.0.1', 'localhost');
+    const timed = (handler: Handler): Handler => (req: IncomingMessage, res: ServerResponse) => {
+      times.push(performance.now());
+      handler(req, res);
+    };
+    const routes: Record<string, Handler> = {
+      '/robots.txt': send('text/plain', 'User-agent: *\nDisallow: /api/private\n'),
+      '/app.js': send('text/javascript', APP_JS),
+      '/app.css': send('text/css', 'h1 { color: teal }'),
+      '/logo.png': send('image/png', 'png'),
+    };
+    for (const [key, page] of Object.entries(PAGES)) {
+      routes[key === 'home' ? '/' : `/${key}`] = send('text/html', shell(thirdOrigin));
+      routes[`/api/pages/${key}`] = send('application/json', JSON.stringify(page));
+    }
+    site = await startTestSite(Object.fromEntries(Object.entries(routes).map(([path, handler]) => [path, timed(handler)])), timed((_req, res) => void res.writeHead(404).end()));
+    run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { query: 'write-ahead logging checkpoints', render: 'auto', delayMs: DELAY_MS, maxPages: 20 }));
+  });
+
+  after(async () => {
+    run?.db.close();
+    await site?.close();
+    await thirdParty?.close();
+    dir.cleanup();
+  });
+
+  it('finds and crawls the links only the script creates', () => {
+    assert.equal(run.outcome, 'exhausted');
+    for (const path of ['/wal/one', '/wal/two']) assert.equal(site.count(path), 1, `${path} was crawled`);
+    const text = run.db.prepare('SELECT p.text FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = ?').pluck().get(`${site.origin}/wal/one`);
+    assert.match(String(text), /Checkpoint modes\s+A passive checkpoint copies frames/, 'the page is stored with its rendered text');
+  });
+
+  it('keeps the rendered DOM beside the raw response', () => {
+    const renders = run.db.prepare('SELECT dom, links_added, requests FROM renders').all() as { dom: Buffer; links_added: number; requests: string }[];
+    assert.equal(renders.length, 3, 'the three shells were rendered');
+    const doms = renders.map((r) => gunzipSync(r.dom).toString('utf8'));
+    assert.ok(doms.some((dom) => dom.includes('<h1>Write-ahead logging</h1>')));
+    assert.ok(renders.some((r) => r.links_added >= 2));
+    const outcomes = renders.flatMap((r) => JSON.parse(r.requests) as [string, string, string][]);
+    assert.ok(outcomes.some(([url, , outcome]) => url.endsWith('/logo.png') && outcome === 'blocked:type:image'));
+    assert.ok(outcomes.some(([url, , outcome]) => url.includes('tracker.js') && outcome === 'blocked:third-party'));
+    assert.ok(outcomes.some(([url, , outcome]) => url.endsWith('/api/private/secret') && outcome === 'blocked:robots:disallowed'));
+  });
+
+  it('requests nothing disallowed, blocked or third-party, and each script once', () => {
+    for (const path of ['/api/private/secret', '/logo.png', '/live', '/beacon']) assert.equal(site.count(path), 0, `${path} was never requested`);
+    assert.equal(thirdParty.requests.length, 0, 'the third-party host heard nothing');
+    assert.equal(site.count('/app.js'), 1, 'the bundle is fetched once for three pages');
+    assert.equal(site.count('/app.css'), 1);
+    for (const key of Object.keys(PAGES)) assert.equal(site.count(`/api/pages/${key}`), 1);
+  });
+
+  it('keeps the host spacing for subresources as for pages', () => {
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    assert.ok(times.length >= 10, `${times.length} requests`);
+    assert.ok(Math.min(...gaps) >= DELAY_MS - 15, `the closest two requests were ${Math.min(...gaps).toFixed(0)} ms apart`);
+  });
+});
