@@ -41,6 +41,7 @@ import { PageRenderer } from '../render/page-renderer.ts';
 import { RenderPolicy } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
 import { RenderStage } from './render-stage.ts';
+import { contentTerms } from '../relevance/text.ts';
 import { subresourceFetcher } from './subresource-fetcher.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
@@ -220,6 +221,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     });
     this.#render = new RenderStage({
       policy: new RenderPolicy(this.settings.render),
+      queryTerms: [...new Set(contentTerms(this.settings.query))],
       renderer: new PageRenderer(this.#browsers, fetcher, this.settings.renderTimeoutMs),
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
     });

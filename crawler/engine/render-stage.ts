@@ -7,6 +7,8 @@ import type { RenderedAnalysis } from './page-recorder.ts';
 
 export interface RenderStageDeps {
   policy: RenderPolicy;
+  /** The driving query's content terms (stems, as text.ts makes them). */
+  queryTerms: readonly string[];
   renderer: PageRenderer;
   /** Parses a rendered DOM as a page of the task's URL (a parse worker's job). */
   analyseDom(task: QueuedUrl, dom: string): Promise<ResponseAnalysis>;
@@ -56,11 +58,15 @@ export class RenderStage {
       newLinks: analysis.page.links.filter((link) => !rawLinks.has(link.href)).length,
       rawWords: raw.page.wordCount,
       renderedWords: analysis.page.wordCount,
-      verdictChanged: false,
+      queryTermsGained: this.#deps.queryTerms.filter((term) => shows(analysis, term) && !shows(raw, term)).length,
     });
     return {
       analysis,
       record: { dom: page.dom, renderedAt: Date.now(), renderMs: page.ms, timedOut: page.timedOut, requests: page.requests.map((r) => [r.url, r.type, r.outcome]) },
     };
   }
+}
+
+function shows(analysis: ResponseAnalysis, term: string): boolean {
+  return analysis.bodyTerms.has(term) || analysis.titleTerms.has(term);
 }

@@ -11,13 +11,13 @@ export interface RenderComparison {
   newLinks: number;
   rawWords: number;
   renderedWords: number;
-  /** The relevance verdict (hot or not) differs between the two texts. */
-  verdictChanged: boolean;
+  /** Terms of the driving query the render shows and the HTML did not: what would move the page's relevance. */
+  queryTermsGained: number;
 }
 
-/** Rendering changed the page materially: new links, much more text, or another verdict. */
+/** Rendering changed the page materially: new links, much more text, or words of the query the HTML lacked. */
 export function changedMaterially(c: RenderComparison): boolean {
-  return c.verdictChanged || c.newLinks >= 2 || (c.renderedWords >= c.rawWords * 1.5 && c.renderedWords - c.rawWords >= 50);
+  return c.queryTermsGained > 0 || c.newLinks >= 2 || (c.renderedWords >= c.rawWords * 1.5 && c.renderedWords - c.rawWords >= 50);
 }
 
 interface Group {
