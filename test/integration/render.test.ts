@@ -9,6 +9,12 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { WARCParser } from 'warcio';
+import { exportWacz } from '../../crawler/export/wacz/export.ts';
+import { verifyWacz } from '../../crawler/export/wacz/verify.ts';
+import { exportWarc } from '../../crawler/export/warc/export.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
 import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
@@ -105,5 +111,21 @@ describe('rendering pages built by JavaScript', { skip: browser.kind === 'missin
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
     assert.ok(times.length >= 10, `${times.length} requests`);
     assert.ok(Math.min(...gaps) >= DELAY_MS - 15, `the closest two requests were ${Math.min(...gaps).toFixed(0)} ms apart`);
+  });
+
+  it('exports the subresources as responses and the DOM as a resource, in a WACZ that verifies', async () => {
+    const warcPath = join(dir.dir, 'render.warc.gz');
+    await exportWarc(run.db, {}, warcPath);
+    const records: { type: string; url: string }[] = [];
+    for await (const record of new WARCParser(createReadStream(warcPath), { parseHttp: false })) {
+      records.push({ type: record.warcType ?? '', url: record.warcTargetURI ?? '' });
+    }
+    assert.deepEqual(records.filter((r) => r.type === 'resource').map((r) => r.url).sort(), ['/', '/wal/one', '/wal/two'].map((p) => `urn:dom:${site.origin}${p}`).sort());
+    const responses = records.filter((r) => r.type === 'response').map((r) => r.url);
+    for (const path of ['/app.js', '/app.css', '/api/pages/home']) assert.equal(responses.filter((u) => u === `${site.origin}${path}`).length, 1, `${path} once`);
+    const waczPath = join(dir.dir, 'render.wacz');
+    await exportWacz(run.db, {}, waczPath);
+    const check = await verifyWacz(waczPath);
+    assert.equal(check.ok, true, check.errors.join('; '));
   });
 });

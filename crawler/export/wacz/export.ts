@@ -22,7 +22,7 @@ import {
 import { SpoolFile, type SpooledFile } from './spool.ts';
 import { requireSelection, writeWarcSnapshot, type ArchiveSummary } from '../warc/export.ts';
 import { sha256Digest } from '../warc/records.ts';
-import type { WrittenResponse } from '../warc/writer.ts';
+import type { WrittenCapture, WrittenResponse } from '../warc/writer.ts';
 
 /** Index lines joined per write: fewer, larger writes. */
 const INDEX_LINES_PER_WRITE = 1024;
@@ -70,7 +70,11 @@ export async function exportWacz(db: ReadonlyDb, filter: ExportFilter, path: str
       mainPage.consider(page.url, written.capturedAt);
       await pageList.write(pageLine(written));
     };
-    const written = await writeWarcSnapshot(db, filter, { filename: WARC_NAME, sink: warc, onResponse });
+    // Subresources and rendered DOMs are indexed too, so that a replay finds a page's scripts and styles.
+    const onCapture = (capture: WrittenCapture): void => {
+      index.push(cdxjLine({ url: capture.url, date: capture.capturedAt, mime: capture.mime, status: capture.status, payloadDigest: capture.payloadDigest, offset: capture.offset, length: capture.length, filename: WARC_NAME }));
+    };
+    const written = await writeWarcSnapshot(db, filter, { filename: WARC_NAME, sink: warc, onResponse, onCapture });
     const indexFile = spool('cdxj');
     const lines = sortCdxjLines(index);
     for (let i = 0; i < lines.length; i += INDEX_LINES_PER_WRITE) {

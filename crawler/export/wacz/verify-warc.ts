@@ -16,8 +16,8 @@ export interface IndexedRecord {
 export interface WarcCheck {
   records: number;
   responses: number;
-  /** Response records by the offset of their gzip member. */
-  responsesByOffset: Map<number, IndexedRecord>;
+  /** Response and resource records (what an index may point at) by the offset of their gzip member. */
+  capturesByOffset: Map<number, IndexedRecord>;
 }
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
@@ -74,7 +74,7 @@ function checkDigest(declared: string | null | undefined, hash: Hash, what: stri
 }
 
 export async function checkWarc(source: AsyncIterable<Uint8Array>, name: string, report: Report): Promise<WarcCheck> {
-  const check: WarcCheck = { records: 0, responses: 0, responsesByOffset: new Map() };
+  const check: WarcCheck = { records: 0, responses: 0, capturesByOffset: new Map() };
   const parser = new WARCParser(source, { parseHttp: false });
   for await (const record of parser) {
     check.records++;
@@ -90,14 +90,16 @@ export async function checkWarc(source: AsyncIterable<Uint8Array>, name: string,
       report(`${where}: block has ${digests.bytes} of its ${declared} bytes`);
       continue;
     }
-    checkDigest(record.warcBlockDigest, digests.block, 'WARC-Block-Digest', where, report);
+    const blockHex = checkDigest(record.warcBlockDigest, digests.block, 'WARC-Block-Digest', where, report);
+    // A resource record (a rendered DOM) is its own payload: indexed by its block digest.
+    if (type === 'resource') check.capturesByOffset.set(parser.offset, { length: parser.recordLength, url, digest: blockHex ?? '' });
     if (type !== 'response') continue;
     check.responses++;
     if (!digests.headEnded) report(`${where}: the HTTP head does not end`);
     const payloadDigest = record.warcPayloadDigest;
     if (payloadDigest === null || payloadDigest === undefined) report(`${where}: no WARC-Payload-Digest`);
     const hex = checkDigest(payloadDigest, digests.payload, 'WARC-Payload-Digest', where, report);
-    check.responsesByOffset.set(parser.offset, { length: parser.recordLength, url, digest: hex ?? '' });
+    check.capturesByOffset.set(parser.offset, { length: parser.recordLength, url, digest: hex ?? '' });
   }
   if (check.records === 0) report(`${name}: no WARC record could be read`);
   return check;

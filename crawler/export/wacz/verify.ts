@@ -170,7 +170,7 @@ async function checkContents(zip: ZipFile, entries: Map<string, Entry>, errors: 
       const warc = await checkWarc(chunks, entry.fileName, (m) => errors.add(m));
       check.records += warc.records;
       check.responses += warc.responses;
-      records.set(name, warc.responsesByOffset);
+      records.set(name, warc.capturesByOffset);
     } catch (err) {
       errors.add(`${entry.fileName} cannot be read as WARC: ${message(err)}`);
     }
@@ -260,7 +260,7 @@ async function checkIndex(
     const warc = records.get(String(filename));
     const record = warc?.get(Number(offset));
     if (warc === undefined) errors.add(`${where}: names ${String(filename)}, which is not a WARC in archive/`);
-    else if (record === undefined) errors.add(`${where}: offset ${String(offset)} is not the start of a response record in ${String(filename)}`);
+    else if (record === undefined) errors.add(`${where}: offset ${String(offset)} is not the start of a response or resource record in ${String(filename)}`);
     else if (record.length !== Number(length)) errors.add(`${where}: length ${String(length)} but the record at ${String(offset)} is ${record.length} bytes`);
     else if (record.url !== url) errors.add(`${where}: ${String(url)} but the record at ${String(offset)} is for ${record.url}`);
     else if (digest !== undefined && digest !== record.digest) errors.add(`${where}: digest ${String(digest)} but the record's payload digest is ${record.digest}`);

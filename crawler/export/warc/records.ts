@@ -104,6 +104,12 @@ export function responseRecord(base: RecordBase, parts: ResponseParts): WARCReco
   return newRecord(base, 'response', 'application/http; msgtype=response', extra, [parts.head, parts.payload], parts.payloadDigest);
 }
 
+/** A record of something Forager made rather than received: a page's DOM after its scripts ran. */
+export function resourceRecord(base: RecordBase, contentType: string, body: Buffer, concurrentTo: string): WARCRecord {
+  const digest = sha256Digest(body);
+  return newRecord(base, 'resource', contentType, [['WARC-Concurrent-To', concurrentTo]], [body], digest);
+}
+
 export function metadataRecord(base: RecordBase, json: Buffer, refersTo: string): WARCRecord {
   return newRecord(base, 'metadata', 'application/json', [['WARC-Refers-To', refersTo]], [json], sha256Digest(json));
 }

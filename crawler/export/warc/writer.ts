@@ -13,11 +13,13 @@ import type { ReadonlyDb } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
 import { ArchiveRows, payloadAsReceived, type ArchiveRow } from './archive-rows.ts';
 import { requestHead, responseHead } from './http.ts';
+import { RenderRows, usedSubresources } from '../../library/render-rows.ts';
 import {
   gzipMember,
   metadataRecord,
   newRecordId,
   requestRecord,
+  resourceRecord,
   responseRecord,
   sha256Digest,
   warcDate,
@@ -41,11 +43,24 @@ export interface WrittenResponse {
   length: number;
 }
 
+/** A record beside the pages' own: a subresource a render fetched, or a page's rendered DOM. */
+export interface WrittenCapture {
+  url: string;
+  capturedAt: number;
+  mime: string | null;
+  /** The HTTP status; 200 for a resource record. */
+  status: number;
+  payloadDigest: string;
+  offset: number;
+  length: number;
+}
+
 export interface WarcWriteOptions {
   /** Recorded as the warcinfo's WARC-Filename. */
   filename: string;
   sink: WarcSink;
   onResponse?: (written: WrittenResponse) => void | Promise<void>;
+  onCapture?: (written: WrittenCapture) => void | Promise<void>;
 }
 
 export interface WarcWriteResult {
@@ -97,6 +112,8 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
     ),
   );
 
+  const renders = new RenderRows(db);
+  const subresources = new Set<string>();
   for (const page of selectedPages(db, filter)) {
     const row = rows.get(page.seq);
     const encoded = await encodePage(page, row, facts.outlinks(page.seq), context);
@@ -105,6 +122,15 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
     const offset = await write(response);
     await write(metadata);
     pages++;
+    const render = renders.render(page.seq);
+    if (render !== undefined) {
+      for (const url of usedSubresources(render)) subresources.add(url);
+      const dom = Buffer.from(render.dom, 'utf8');
+      const url = `urn:dom:${page.url}`;
+      const member = await gzipMember(resourceRecord({ id: newRecordId(), url, date: warcDate(render.renderedAt), warcinfoId: context.warcinfoId }, 'text/html; charset=utf-8', dom, encoded.responseId));
+      const domOffset = await write(member);
+      await options.onCapture?.({ url, capturedAt: render.renderedAt, mime: 'text/html', status: 200, payloadDigest: sha256Digest(dom), offset: domOffset, length: member.length });
+    }
     await options.onResponse?.({
       page,
       recordId: encoded.responseId,
@@ -114,7 +140,27 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
       length: response.length,
     });
   }
+  // What the selected pages' scripts and styles fetched, once each, after the pages: a replay finds them by URL.
+  for (const url of subresources) {
+    const resource = renders.subresource(url);
+    if (resource === undefined) continue;
+    const head = subresourceHead(resource.status, resource.headers, resource.body.length);
+    const payloadDigest = sha256Digest(resource.body);
+    const member = await gzipMember(
+      responseRecord({ id: newRecordId(), url, date: warcDate(resource.fetchedAt), warcinfoId: context.warcinfoId }, { head, payload: resource.body, payloadDigest, ipAddress: null, truncated: false }),
+    );
+    const offset = await write(member);
+    await options.onCapture?.({ url, capturedAt: resource.fetchedAt, mime: resource.headers['content-type']?.split(';')[0]?.trim() ?? null, status: resource.status, payloadDigest, offset, length: member.length });
+  }
   return { pages, records, bytes };
+}
+
+/** An HTTP head for a stored subresource: its status, the headers kept, and the length of the decoded body stored. */
+function subresourceHead(status: number, headers: Record<string, string>, length: number): Buffer {
+  const lines = [`HTTP/1.1 ${status} ${status >= 200 && status < 300 ? 'OK' : 'Status'}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  lines.push(`content-length: ${length}`);
+  return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }
 
 async function encodePage(page: ExportPage, row: ArchiveRow, outlinks: Outlink[], context: PageContext): Promise<EncodedPage> {
