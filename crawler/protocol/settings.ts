@@ -348,6 +348,7 @@ export const NEW_CRAWL_SETTINGS = [
   'hotPredicate',
   'hotThreshold',
   'allowPrivate',
+  'render',
 ] as const satisfies readonly SettingKey[];
 
 export type NewCrawlSettingKey = (typeof NEW_CRAWL_SETTINGS)[number];

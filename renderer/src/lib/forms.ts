@@ -4,7 +4,7 @@
  * checks too: checked here first so the user hears about a typo before the service does.
  */
 import type { ExportFilter, NewCollectionInput } from '../../../crawler/protocol/api.ts';
-import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type ScopeMode } from '../../../crawler/protocol/settings.ts';
+import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type RenderMode, type ScopeMode } from '../../../crawler/protocol/settings.ts';
 import { parseSeedLines } from './seeds.ts';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -46,6 +46,7 @@ export interface NewCrawlFields {
   hotPredicate: string;
   hotThreshold: string;
   allowPrivate: boolean;
+  render: RenderMode;
 }
 
 export type NewCrawlField = keyof NewCrawlFields;
@@ -66,6 +67,7 @@ export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   hotPredicate: DEFAULT_SETTINGS.hotPredicate ?? '',
   hotThreshold: numberText(DEFAULT_SETTINGS.hotThreshold),
   allowPrivate: DEFAULT_SETTINGS.allowPrivate,
+  render: DEFAULT_SETTINGS.render,
 };
 
 /** The form's number fields: their names in words, and the settings schema's limits. */
@@ -122,6 +124,7 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     hotPredicate: hotPredicate === '' ? null : hotPredicate,
     hotThreshold: numbers.hotThreshold ?? null,
     allowPrivate: fields.allowPrivate,
+    render: fields.render,
     start: true,
   };
   if (name !== '') input.name = name;

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { SCOPES, type ScopeMode } from '../../../crawler/protocol/settings.ts';
+import { RENDER_MODES, SCOPES, type RenderMode, type ScopeMode } from '../../../crawler/protocol/settings.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
@@ -10,6 +10,12 @@ const SCOPE_LABELS: Record<ScopeMode, string> = {
   hosts: 'Seed hosts only',
   domains: 'Seed domains and their subdomains',
   any: 'Any site',
+};
+
+const RENDER_LABELS: Record<RenderMode, string> = {
+  auto: 'When pages need it (learnt per site section)',
+  never: 'Never',
+  always: 'Every page',
 };
 
 /** min, max and step of a number input, from the settings schema's limits (no max for a setting without one). */
@@ -112,6 +118,17 @@ export function NewCrawlScreen() {
                 {info.strategies.map((strategy) => (
                   <option key={strategy} value={strategy}>
                     {strategy}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="new-render" label="Render with a browser" hint="Pages built by JavaScript show their text and links only in a browser. Auto renders the first pages of each site section that look built by scripts, and goes on rendering that section only when rendering changed them.">
+            {(props) => (
+              <select {...props} value={fields.render} onChange={(e) => set('render', e.target.value as RenderMode)}>
+                {RENDER_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {RENDER_LABELS[mode]}
                   </option>
                 ))}
               </select>

@@ -15,6 +15,7 @@ describe('newCrawlInput', () => {
       hotPredicate: ' title:wal ',
       hotThreshold: '0.25',
       allowPrivate: true,
+      render: 'always',
     });
     assert.deepEqual(parsed, {
       ok: true,
@@ -30,6 +31,7 @@ describe('newCrawlInput', () => {
         hotPredicate: 'title:wal',
         hotThreshold: 0.25,
         allowPrivate: true,
+        render: 'always',
         start: true,
       },
     });
