@@ -99,6 +99,10 @@ export interface CrawlEngineEvents {
  */
 /** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
 const RENDER_CONTEXTS = 2;
+/** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
+const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
+/** How long such a host waits before it is asked again while the backlog is full. */
+const RENDER_BACKOFF_MS = 250;
 
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
@@ -224,7 +228,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       queryTerms: [...new Set(contentTerms(this.settings.query))],
       renderer: new PageRenderer(this.#browsers, fetcher, this.settings.renderTimeoutMs),
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
-    });
+    }, RENDER_BACKLOG);
   }
 
   /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
@@ -504,6 +508,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         release(await this.#probeSoft404(host));
         return;
       }
+      if (host.rendersPages === true && this.#render?.saturated === true) {
+        // Its next page would most likely join a full render queue: the host waits, other hosts go on.
+        release(0, RENDER_BACKOFF_MS);
+        return;
+      }
       const task = this.#frontier.take(host);
       if (task !== undefined) await this.#fetchAndRecord(host, task, release);
     } finally {
@@ -534,7 +543,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       };
       const failure = retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null;
       const raw = await this.#recorder.analyse(task, result);
-      if (failure === null && this.#render?.wants(task, result, raw) === true) {
+      const render = failure === null && this.#render?.wants(task, result, raw) === true ? this.#render : undefined;
+      host.rendersPages = render !== undefined;
+      if (render !== undefined) {
+        await render.whenRoom();
         // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
         this.#pageTasks++;
         this.#trackRender(this.#renderAndRecord(host, task, result, raw, afterWrite));

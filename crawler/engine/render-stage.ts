@@ -21,11 +21,27 @@ export interface RenderStageDeps {
  */
 export class RenderStage {
   readonly #deps: RenderStageDeps;
+  readonly #capacity: number;
+  #pending = 0;
+  readonly #waiting: (() => void)[] = [];
   rendered = 0;
   failed = 0;
 
-  constructor(deps: RenderStageDeps) {
+  /** `capacity`: pages handed to the stage and not yet done, at most; beyond it, callers wait (whenRoom). */
+  constructor(deps: RenderStageDeps, capacity: number) {
     this.#deps = deps;
+    this.#capacity = capacity;
+  }
+
+  /** True while as many pages as the stage holds are waiting for or in the browser. */
+  get saturated(): boolean {
+    return this.#pending >= this.#capacity;
+  }
+
+  /** Resolves once the stage can take another page. */
+  whenRoom(): Promise<void> {
+    if (!this.saturated) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
   /** Only an HTML page that parsed, and only when the policy says so. */
@@ -34,7 +50,18 @@ export class RenderStage {
     return this.#deps.policy.shouldRender(task.url, raw.browserNeed);
   }
 
+  /** Renders the page and parses its DOM; undefined when the render failed (the page is then stored as its HTML gave it). */
   async render(task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis): Promise<RenderedAnalysis | undefined> {
+    this.#pending++;
+    try {
+      return await this.#render(task, result, raw);
+    } finally {
+      this.#pending--;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  async #render(task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis): Promise<RenderedAnalysis | undefined> {
     let page;
     try {
       page = await this.#deps.renderer.render({

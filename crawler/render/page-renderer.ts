@@ -3,10 +3,14 @@ import { BrowserPool } from './browser-pool.ts';
 
 /** Request types a render may make, through Forager's fetcher. Everything else is blocked. */
 const FETCHED_TYPES = new Set(['script', 'stylesheet', 'xhr', 'fetch']);
-/** Network quiet for this long, and the DOM unchanged for DOM_QUIET_MS, and the page is done. */
-const NETWORK_QUIET_MS = 500;
-const DOM_QUIET_MS = 300;
-const POLL_MS = 100;
+/**
+ * Network quiet for this long, and the DOM unchanged for DOM_QUIET_MS, and the page is done.
+ * Every request passes through the route handler, so "quiet" is known exactly, not guessed
+ * from sockets: shorter windows than a browser's "network idle" (500 ms) are safe.
+ */
+const NETWORK_QUIET_MS = 250;
+const DOM_QUIET_MS = 200;
+const POLL_MS = 50;
 
 export interface SubresourceResponse {
   status: number;
@@ -94,10 +98,8 @@ export class PageRenderer {
       await page.goto(input.url, { waitUntil: 'domcontentloaded', timeout: this.#timeoutMs }).catch(() => undefined);
       let timedOut = true;
       while (performance.now() < deadline) {
-        const now = performance.now();
-        const lastMutation = (await page.evaluate('globalThis.__foragerLastMutation ?? 0').catch(() => 0)) as number;
-        const pageNow = (await page.evaluate('performance.now()').catch(() => 0)) as number;
-        if (pending === 0 && now - lastNetwork >= NETWORK_QUIET_MS && pageNow - lastMutation >= DOM_QUIET_MS) {
+        const domQuietMs = (await page.evaluate('performance.now() - (globalThis.__foragerLastMutation ?? 0)').catch(() => 0)) as number;
+        if (pending === 0 && performance.now() - lastNetwork >= NETWORK_QUIET_MS && domQuietMs >= DOM_QUIET_MS) {
           timedOut = false;
           break;
         }
