@@ -43,6 +43,7 @@ import { RenderStore } from '../store/render-store.ts';
 import { RenderStage } from './render-stage.ts';
 import { contentTerms } from '../relevance/text.ts';
 import { subresourceFetcher } from './subresource-fetcher.ts';
+import { RequisiteFetcher } from './requisite-fetcher.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
 
@@ -101,8 +102,8 @@ export interface CrawlEngineEvents {
 const RENDER_CONTEXTS = 2;
 /** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
 const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
-/** How long such a host waits before it is asked again while the backlog is full. */
-const RENDER_BACKOFF_MS = 250;
+/** How long a host waits before it is asked again while renders or requisites catch up. */
+const SIDE_WORK_BACKOFF_MS = 250;
 
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
@@ -120,9 +121,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #parser: ParsePool;
   readonly #strategy: OrderingStrategy;
   readonly #tasks = new Set<Promise<void>>();
-  /** Pages being rendered: beside the HTTP loop, so they hold no request slot. */
-  readonly #renders = new Set<Promise<void>>();
+  /** Renders and requisite fetches: beside the HTTP loop, so they hold no request slot. */
+  readonly #beside = new Set<Promise<void>>();
   #render: RenderStage | undefined;
+  #requisites: RequisiteFetcher | undefined;
   #browsers: BrowserPool | undefined;
   /** Why pages are not rendered although the settings ask for it (no browser found), for the CLI and the UI. */
   renderNotice: string | undefined;
@@ -198,22 +200,22 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
     });
-    this.#setUpRendering(db);
+    this.#setUpSubresources(db);
   }
 
-  /** A browser for pages built by scripts, unless the settings say never; without one, a notice and no rendering. */
-  #setUpRendering(db: Db): void {
-    if (this.settings.render === 'never') return;
-    const browser = findBrowser(this.settings.browserPath);
-    if (browser.kind === 'missing') {
-      this.renderNotice = `pages are not rendered: ${browser.message}`;
-      return;
-    }
-    this.#browsers = new BrowserPool({ executablePath: browser.path, contexts: RENDER_CONTEXTS });
+  /**
+   * What fetches a page's subresources (its requisites, and a render's scripts and API calls),
+   * and a browser for pages built by scripts unless the settings say never; without a browser,
+   * a notice and no rendering.
+   */
+  #setUpSubresources(db: Db): void {
+    const browser = this.settings.render === 'never' ? undefined : findBrowser(this.settings.browserPath);
+    if (browser?.kind === 'missing') this.renderNotice = `pages are not rendered: ${browser.message}`;
+    const renders = new RenderStore(db);
     const fetcher = subresourceFetcher({
       http: this.#http,
       robots: this.#robots,
-      renders: new RenderStore(db),
+      renders,
       hostFor: (origin) => this.#frontier.host(this.#hostStore.idFor(origin), origin),
       requestTurn: (host, signal) => {
         const turn = this.#frontier.requestTurn(host, signal);
@@ -223,6 +225,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       },
       allowHosts: this.settings.renderAllowHosts,
     });
+    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(fetcher, renders, this.settings.requisites, this.#abort.signal);
+    if (browser?.kind !== 'found') return;
+    this.#browsers = new BrowserPool({ executablePath: browser.path, contexts: RENDER_CONTEXTS });
     this.#render = new RenderStage({
       policy: new RenderPolicy(this.settings.render),
       queryTerms: [...new Set(contentTerms(this.settings.query))],
@@ -250,7 +255,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       for (;;) {
         if (this.#stopping) break;
         const wakeAt = this.#paused ? undefined : this.#dispatch();
-        if (this.#tasks.size === 0 && this.#renders.size === 0 && !this.#paused) {
+        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused) {
           if (this.#budgetLeft() <= 0) {
             outcome = 'budget';
             break;
@@ -262,7 +267,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         }
         await this.#sleep(wakeAt);
       }
-      await Promise.allSettled([...this.#tasks, ...this.#renders]);
+      await Promise.allSettled([...this.#tasks, ...this.#beside]);
     } finally {
       this.#finishRun(outcome);
       await this.#closeResources();
@@ -508,9 +513,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         release(await this.#probeSoft404(host));
         return;
       }
-      if (host.rendersPages === true && this.#render?.saturated === true) {
-        // Its next page would most likely join a full render queue: the host waits, other hosts go on.
-        release(0, RENDER_BACKOFF_MS);
+      // Pages that would join a full render queue, or any page while requisites lag far behind, wait:
+      // the queues stay bounded, and turns lent to renders and requisites (above) still go on.
+      if ((host.rendersPages === true && this.#render?.saturated === true) || this.#requisites?.saturated === true) {
+        release(0, SIDE_WORK_BACKOFF_MS);
         return;
       }
       const task = this.#frontier.take(host);
@@ -546,10 +552,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       const render = failure === null && this.#render?.wants(task, result, raw) === true ? this.#render : undefined;
       host.rendersPages = render !== undefined;
       if (render !== undefined) {
-        await render.whenRoom();
         // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
         this.#pageTasks++;
-        this.#trackRender(this.#renderAndRecord(host, task, result, raw, afterWrite));
+        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite));
         return;
       }
       this.#afterRecorded(task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
@@ -589,13 +594,13 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     }
   }
 
-  #trackRender(render: Promise<void>): void {
-    this.#renders.add(render);
-    render.then(
+  #trackBeside(work: Promise<void>): void {
+    this.#beside.add(work);
+    work.then(
       () => undefined,
       (err: unknown) => this.#onTaskError(err),
     ).finally(() => {
-      this.#renders.delete(render);
+      this.#beside.delete(work);
       this.#wake?.();
     });
   }
@@ -611,6 +616,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     if (recorded.hot) this.#hotThisRun++;
     this.#hotThisRun += this.#revision.afterPage();
     this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
+    if (this.#requisites !== undefined && recorded.requisites.length > 0) this.#trackBeside(this.#requisites.fetchFor(recorded.seq, task.url, recorded.requisites));
   }
 
   #requeueQuietly(urlId: number): void {

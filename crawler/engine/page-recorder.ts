@@ -34,6 +34,8 @@ export interface RecordedPage {
   hints: UrlHint[];
   /** Time the judge took on this page. */
   judgeMs: number;
+  /** The stylesheets, icons and images it shows, absolute, for the requisite fetcher; empty unless a 2xx HTML page. */
+  requisites: string[];
 }
 
 /** What PageRecorder reads of the crawl's settings, as the engine builds it. */
@@ -52,6 +54,20 @@ interface StoredLinks {
 }
 
 const NO_LINKS: StoredLinks = { links: 0, newUrls: 0, hints: [] };
+
+function absoluteUrls(hrefs: readonly string[], base: string): string[] {
+  const urls: string[] = [];
+  for (const href of hrefs) {
+    try {
+      const url = new URL(href, base);
+      url.hash = '';
+      urls.push(url.href);
+    } catch {
+      // Not a URL: nothing to fetch.
+    }
+  }
+  return urls;
+}
 
 /** A page's render: its DOM parsed, and what to store of it (the page's seq and links added are filled in on storing). */
 export interface RenderedAnalysis {
@@ -243,6 +259,7 @@ export class PageRecorder {
         outlinks: [...outlinks],
         hints: links.hints,
         judgeMs,
+        requisites: page === null || result.status < 200 || result.status >= 300 ? [] : absoluteUrls(page.requisites, effectiveBase(result.url, page.baseHref)),
       };
     }).immediate();
     // Indexed once committed: a page whose transaction rolled back must not be anyone's original.

@@ -23,11 +23,10 @@ export class RenderStage {
   readonly #deps: RenderStageDeps;
   readonly #capacity: number;
   #pending = 0;
-  readonly #waiting: (() => void)[] = [];
   rendered = 0;
   failed = 0;
 
-  /** `capacity`: pages handed to the stage and not yet done, at most; beyond it, callers wait (whenRoom). */
+  /** `capacity`: pages handed to the stage and not yet done beyond which it reports itself saturated. */
   constructor(deps: RenderStageDeps, capacity: number) {
     this.#deps = deps;
     this.#capacity = capacity;
@@ -36,12 +35,6 @@ export class RenderStage {
   /** True while as many pages as the stage holds are waiting for or in the browser. */
   get saturated(): boolean {
     return this.#pending >= this.#capacity;
-  }
-
-  /** Resolves once the stage can take another page. */
-  whenRoom(): Promise<void> {
-    if (!this.saturated) return Promise.resolve();
-    return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
   /** Only an HTML page that parsed, and only when the policy says so. */
@@ -57,7 +50,6 @@ export class RenderStage {
       return await this.#render(task, result, raw);
     } finally {
       this.#pending--;
-      this.#waiting.shift()?.();
     }
   }
 

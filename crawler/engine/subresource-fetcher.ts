@@ -53,7 +53,7 @@ export function subresourceFetcher(deps: SubresourceDeps): SubresourceFetcher {
     }
   };
 
-  return async (url, pageUrl, signal) => {
+  return async (url, pageUrl, signal, options) => {
     let target: URL;
     try {
       target = new URL(url);
@@ -61,7 +61,7 @@ export function subresourceFetcher(deps: SubresourceDeps): SubresourceFetcher {
       return { kind: 'blocked', reason: 'invalid-url' };
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return { kind: 'blocked', reason: `scheme:${target.protocol.slice(0, -1)}` };
-    if (target.origin !== new URL(pageUrl).origin && !allowed.has(target.hostname.toLowerCase())) return { kind: 'blocked', reason: 'third-party' };
+    if (options?.anyHost !== true && target.origin !== new URL(pageUrl).origin && !allowed.has(target.hostname.toLowerCase())) return { kind: 'blocked', reason: 'third-party' };
     target.hash = '';
     const key = target.href;
     const stored = deps.renders.subresource(key);

@@ -19,18 +19,26 @@ export interface StoredSubresourceRow {
   fetchedAt: number;
 }
 
-/** What renders left in a collection: a page's rendered DOM, and the subresources renders fetched. */
+/** What renders and requisites left in a collection: a page's rendered DOM, the subresources fetched, and which page needs which. */
 export class RenderRows {
   readonly #render: ((seq: number) => unknown) | undefined;
   readonly #subresource: ((url: string) => unknown) | undefined;
+  readonly #requisites: ((seq: number) => string[]) | undefined;
 
   constructor(db: ReadonlyDb) {
     // Collections from before rendering have neither table: they have no renders.
     if ((db.prepare('PRAGMA user_version').pluck().get() as number) < RENDERS_SCHEMA) return;
     const render = db.prepare('SELECT dom, rendered_at, requests FROM renders WHERE page_seq = ?');
     const subresource = db.prepare('SELECT url, status, headers, body, fetched_at FROM subresources WHERE url = ?');
+    const requisites = db.prepare('SELECT url FROM requisites WHERE page_seq = ? ORDER BY url').pluck();
     this.#render = (seq) => render.get(seq);
     this.#subresource = (url) => subresource.get(url);
+    this.#requisites = (seq) => requisites.all(seq) as string[];
+  }
+
+  /** The stylesheets, images and fonts stored for a page. */
+  requisites(seq: number): string[] {
+    return this.#requisites?.(seq) ?? [];
   }
 
   render(seq: number): StoredRender | undefined {

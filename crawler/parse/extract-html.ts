@@ -79,6 +79,8 @@ export interface ExtractedPage {
   siteResources: SiteResourceRef[];
   /** What says the page may be built by scripts (crawler/parse/render-signals.ts reads it). */
   scriptSigns: ScriptSigns;
+  /** Stylesheets, icons and images the page shows, as written (at most MAX_REQUISITES): what it needs offline. */
+  requisites: string[];
 }
 
 /** Marks of a page whose content scripts build. */
@@ -112,6 +114,10 @@ const MAX_SITE_RESOURCES = 4;
 /** Element ids single-page-app frameworks mount into. */
 const APP_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', '___gatsby', 'svelte', 'main-app']);
 const NOSCRIPT_CHARS = 500;
+/** Requisites kept per page: a gallery's thousandth image is not what makes the page legible. */
+const MAX_REQUISITES = 64;
+/** <link> relations naming something the page shows. */
+const REQUISITE_RELS = new Set(['stylesheet', 'icon']);
 /** Scripts looked at per page: the search index scripts sit among a page's first few. */
 const MAX_SCRIPTS = 200;
 
@@ -441,6 +447,7 @@ class PageCollector implements BoundedHandler {
   readonly robots: RobotsDirectives = { noindex: false, nofollow: false };
   /** <script src> values as written, resolved once the base is known. */
   readonly scriptSrcs: string[] = [];
+  readonly requisites = new Set<string>();
   scripts = 0;
   noscriptDepth = 0;
   noscriptText = '';
@@ -571,6 +578,7 @@ class PageCollector implements BoundedHandler {
         break;
       case 'img':
         if (this.openAnchor !== -1 && this.anchorImgAlt === '' && attribs.alt !== undefined) this.anchorImgAlt = attribs.alt;
+        if (this.noLinksDepth === 0) this.addRequisite(attribs.src);
         break;
       case 'link':
         if (this.noLinksDepth === 0) this.onLinkElement(attribs);
@@ -699,11 +707,18 @@ class PageCollector implements BoundedHandler {
     if (link !== null && label !== undefined) link.anchor = collapseWhitespace(label);
   }
 
+  addRequisite(href: string | undefined): void {
+    const trimmed = href?.trim();
+    if (trimmed === undefined || trimmed === '' || trimmed.startsWith('data:') || this.requisites.size >= MAX_REQUISITES) return;
+    this.requisites.add(trimmed);
+  }
+
   onLinkElement(attribs: Record<string, string>): void {
     const rel = attribs.rel;
     const href = attribs.href;
     if (rel === undefined || href === undefined) return;
     const tokens = relTokens(rel);
+    if (tokens.some((t) => REQUISITE_RELS.has(t))) this.addRequisite(href);
     if (tokens.includes('canonical')) {
       const trimmed = href.trim();
       if (this.canonical === undefined && trimmed !== '') this.canonical = trimmed;
@@ -767,6 +782,7 @@ class PageCollector implements BoundedHandler {
       resolvedBase,
       robots: this.robots,
       siteResources: this.siteResources(resolvedBase),
+      requisites: [...this.requisites],
       scriptSigns: { scripts: this.scripts, emptyAppRoot: this.emptyAppRoot || (this.appRoot !== undefined && this.textLength === this.appRoot.textAt && this.links.length === this.appRoot.linksAt), noscriptText: collapseWhitespace(this.noscriptText) },
     };
     if (this.baseHref !== undefined) page.baseHref = this.baseHref;

@@ -38,6 +38,11 @@ export const RENDER_MODES = ['auto', 'never', 'always'] as const;
 export const renderModeSchema = z.enum(RENDER_MODES);
 export type RenderMode = z.infer<typeof renderModeSchema>;
 
+/** Which page requisites (stylesheets, images, fonts) are fetched with each page: none, the page's own host's, or all. */
+export const REQUISITE_MODES = ['none', 'same-host', 'all'] as const;
+export const requisiteModeSchema = z.enum(REQUISITE_MODES);
+export type RequisiteMode = z.infer<typeof requisiteModeSchema>;
+
 /** What the schema alone does not say about a setting: its words for people, and its flag. */
 export interface SettingInfo {
   /** One line of help: the meaning column of README's option table. */
@@ -186,6 +191,9 @@ export const crawlSettingsSchema = z.object({
       help: "another host a rendered page's scripts, styles and API calls may come from (repeat); other hosts are blocked",
       rule: 'a list of host names',
     }),
+  requisites: requisiteModeSchema
+    .default('same-host')
+    .register(settingInfo, { help: "fetch the stylesheets, images and fonts each page needs, so it can be shown offline as it was: none, those of the page's own host, or all" }),
   renderTimeoutMs: wholeNumber(1000, 120_000)
     .default(15_000)
     .register(settingInfo, { value: 'N', help: "the longest one page's render may take, navigation and scripts included" }),

@@ -21,8 +21,12 @@ export interface SubresourceResponse {
 /** What Forager's fetcher says to a render's request: the response, or why it was not fetched. */
 export type SubresourceOutcome = { kind: 'response'; response: SubresourceResponse; fromCache: boolean } | { kind: 'blocked'; reason: string };
 
-/** Fetches one subresource for a page being rendered: scope, robots.txt, the SSRF guard and politeness are its business. */
-export type SubresourceFetcher = (url: string, pageUrl: string, signal: AbortSignal) => Promise<SubresourceOutcome>;
+/**
+ * Fetches one subresource for a page (being rendered, or as its requisite): scope, robots.txt,
+ * the SSRF guard and politeness are its business. `anyHost` lifts the same-origin rule (page
+ * requisites with `--requisites all`).
+ */
+export type SubresourceFetcher = (url: string, pageUrl: string, signal: AbortSignal, options?: { anyHost?: boolean }) => Promise<SubresourceOutcome>;
 
 /** One request the page made, and what became of it. */
 export interface RenderRequest {

@@ -127,7 +127,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE hosts ADD COLUMN soft404_probed INTEGER NOT NULL DEFAULT 0;  -- 1 once a random path was asked for
   ALTER TABLE hosts ADD COLUMN soft404_simhash INTEGER;                      -- the simhash of its 200 answer to that path; NULL when it answered 404
   `,
-  /* 6: pages rendered in a browser, and what their scripts fetched */ `
+  /* 6: pages rendered in a browser, what their scripts fetched, and the stylesheets, images and fonts pages need */ `
   CREATE TABLE renders (
     page_seq    INTEGER PRIMARY KEY,   -- the page (pages.seq) whose raw response was rendered
     dom         BLOB NOT NULL,         -- the serialised DOM after scripts ran, gzipped
@@ -137,7 +137,7 @@ export const MIGRATIONS: readonly string[] = [
     links_added INTEGER NOT NULL,      -- links the render found that the raw HTML did not have
     requests    TEXT NOT NULL          -- JSON: each request the page made, [url, type, outcome]
   );
-  -- Scripts, stylesheets and API answers fetched for renders: once per crawl, whatever the pages that use them.
+  -- Scripts, stylesheets, images, fonts and API answers fetched for renders and as page requisites: once per crawl, whatever the pages that use them.
   CREATE TABLE subresources (
     url        TEXT PRIMARY KEY,
     status     INTEGER NOT NULL,
@@ -145,6 +145,12 @@ export const MIGRATIONS: readonly string[] = [
     body       BLOB NOT NULL,          -- decoded body
     fetched_at INTEGER NOT NULL
   );
+  -- What each stored page needs to be shown as it was: its stylesheets, images and fonts (by URL, in subresources once fetched).
+  CREATE TABLE requisites (
+    page_seq INTEGER NOT NULL,
+    url      TEXT NOT NULL,
+    PRIMARY KEY (page_seq, url)
+  ) WITHOUT ROWID;
   `,
 ];
 

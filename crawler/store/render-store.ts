@@ -19,11 +19,12 @@ export interface RenderRecord {
   requests: [url: string, type: string, outcome: string][];
 }
 
-/** Writes of rendering: the rendered DOM beside its page, and subresources once per crawl. */
+/** Writes of rendering and requisites: the rendered DOM beside its page, subresources once per crawl, and which page needs which. */
 export class RenderStore {
   readonly #insertRender: Statement;
   readonly #insertSubresource: Statement;
   readonly #subresource: Statement;
+  readonly #insertRequisite: Statement;
 
   constructor(db: Db) {
     this.#insertRender = db.prepare(
@@ -31,6 +32,11 @@ export class RenderStore {
     );
     this.#insertSubresource = db.prepare('INSERT OR IGNORE INTO subresources (url, status, headers, body, fetched_at) VALUES (?, ?, ?, ?, ?)');
     this.#subresource = db.prepare('SELECT status, headers, body FROM subresources WHERE url = ?');
+    this.#insertRequisite = db.prepare('INSERT OR IGNORE INTO requisites (page_seq, url) VALUES (?, ?)');
+  }
+
+  saveRequisite(pageSeq: number, url: string): void {
+    this.#insertRequisite.run(pageSeq, url);
   }
 
   saveRender(r: RenderRecord): void {

@@ -23,8 +23,9 @@ export function testSettings(seeds: string[], overrides: Partial<CrawlSettings> 
     maxRetries: 1,
     // Tests count the requests a crawl makes; the soft-404 probe (one more per host) is tested on its own.
     probeSoft404: false,
-    // A test that renders says so: without a browser in the way, crawls are quick and exact.
+    // A test that renders, or fetches page requisites, says so: without them, request counts are exact.
     render: 'never',
+    requisites: 'none',
     ...overrides,
   });
 }

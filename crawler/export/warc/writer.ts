@@ -1,6 +1,7 @@
 /**
  * Writes the selected pages of a collection as WARC records to a sink, in fetch order:
- * a warcinfo record, then request, response and metadata per page. One page is in
+ * a warcinfo record, then request, response and metadata per page (and a rendered page's
+ * DOM as a resource), then the subresources those pages need, one response each. One page is in
  * memory at a time and the sink's back-pressure is awaited, so memory stays flat, and
  * every record's offset is known as it is written.
  */
@@ -122,6 +123,7 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
     const offset = await write(response);
     await write(metadata);
     pages++;
+    for (const url of renders.requisites(page.seq)) subresources.add(url);
     const render = renders.render(page.seq);
     if (render !== undefined) {
       for (const url of usedSubresources(render)) subresources.add(url);
@@ -140,7 +142,7 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
       length: response.length,
     });
   }
-  // What the selected pages' scripts and styles fetched, once each, after the pages: a replay finds them by URL.
+  // What the selected pages need (requisites) and what their renders fetched, once each, after the pages: a replay finds them by URL.
   for (const url of subresources) {
     const resource = renders.subresource(url);
     if (resource === undefined) continue;

@@ -1,0 +1,84 @@
+import { cssReferences } from '../parse/css-references.ts';
+import type { RequisiteMode } from '../protocol/settings.ts';
+import type { SubresourceFetcher } from '../render/page-renderer.ts';
+import type { RenderStore } from '../store/render-store.ts';
+
+/** References followed per stylesheet, and stylesheets within stylesheets (@import) followed this deep. */
+const MAX_CSS_REFERENCES = 64;
+const MAX_CSS_DEPTH = 2;
+/** Pages whose requisites are being fetched at once; more wait their turn here. */
+const MAX_PAGES_AT_ONCE = 8;
+/** Pages waiting or being served, beyond which the crawl should fetch no more pages until they catch up. */
+const BACKLOG = 64;
+
+/**
+ * Fetches what a stored page needs to be shown as it was: its stylesheets, icons and images,
+ * and what its stylesheets refer to (fonts, background images, imported sheets). Each goes
+ * through the subresource fetcher (robots.txt, the SSRF guard, size caps, a polite turn of
+ * its host, once per crawl) and is recorded as the page's requisite once stored.
+ */
+export class RequisiteFetcher {
+  readonly #fetch: SubresourceFetcher;
+  readonly #store: RenderStore;
+  readonly #mode: RequisiteMode;
+  readonly #signal: AbortSignal;
+  #running = 0;
+  #backlog = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(fetch: SubresourceFetcher, store: RenderStore, mode: RequisiteMode, signal: AbortSignal) {
+    this.#fetch = fetch;
+    this.#store = store;
+    this.#mode = mode;
+    this.#signal = signal;
+  }
+
+  /** True while so many pages wait for their requisites that fetching more pages would only lengthen the queue. */
+  get saturated(): boolean {
+    return this.#backlog >= BACKLOG;
+  }
+
+  /** Fetches the page's requisites (absolute URLs) and records those stored. */
+  async fetchFor(pageSeq: number, pageUrl: string, urls: readonly string[]): Promise<void> {
+    this.#backlog++;
+    if (this.#running >= MAX_PAGES_AT_ONCE) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#running++;
+    try {
+      const seen = new Set<string>();
+      const fetchOne = async (url: string, depth: number): Promise<void> => {
+        if (seen.has(url) || this.#signal.aborted || !this.#inScope(url, pageUrl)) return;
+        seen.add(url);
+        const outcome = await this.#fetch(url, pageUrl, this.#signal, { anyHost: this.#mode === 'all' }).catch(() => undefined);
+        if (outcome?.kind !== 'response' || outcome.response.status >= 400) return;
+        this.#store.saveRequisite(pageSeq, url);
+        if (depth >= MAX_CSS_DEPTH || !/\bcss\b/i.test(outcome.response.headers['content-type'] ?? '')) return;
+        for (const ref of cssReferences(outcome.response.body.toString('utf8'), MAX_CSS_REFERENCES)) {
+          const resolved = resolve(ref, url);
+          if (resolved !== undefined) await fetchOne(resolved, depth + 1);
+        }
+      };
+      for (const url of urls) await fetchOne(url, 0);
+    } finally {
+      this.#running--;
+      this.#backlog--;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  #inScope(url: string, pageUrl: string): boolean {
+    if (this.#mode === 'none') return false;
+    const target = new URL(url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return false;
+    return this.#mode === 'all' || target.origin === new URL(pageUrl).origin;
+  }
+}
+
+function resolve(ref: string, base: string): string | undefined {
+  try {
+    const url = new URL(ref, base);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,90 @@
+/*
+ * Page requisites: the stylesheets, images and fonts stored pages need, fetched with the
+ * same rules as pages (robots.txt, politeness, the same-host scope) and once per crawl, and
+ * exported as WARC response records.
+ */
+import assert from 'node:assert/strict';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WARCParser } from 'warcio';
+import { exportWarc } from '../../crawler/export/warc/export.ts';
+import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
+import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
+
+const DELAY_MS = 100;
+const send = (type: string, body: string): Handler => (_req, res) => void res.writeHead(200, { 'content-type': type }).end(body);
+
+function page(title: string, links: string[], thirdParty: string): string {
+  return `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="/css/site.css"><link rel="icon" href="/favicon.ico"></head>
+<body><h1>${title}</h1><p>Write-ahead logging and checkpoints.</p><img src="/img/diagram.png" alt="diagram"><img src="${thirdParty}/pixel.png" alt="">
+<img src="/private/secret.png" alt="">${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+}
+
+describe('page requisites', () => {
+  let site: TestSite;
+  let thirdParty: TestSite;
+  let run: CrawlRun;
+  const times: number[] = [];
+  const dir = tempDir('forager-requisites-');
+
+  before(async () => {
+    thirdParty = await startTestSite({ '/pixel.png': send('image/png', 'png') });
+    const elsewhere = thirdParty.origin.replace('127.0.0.1', 'localhost');
+    const routes: Record<string, Handler> = {
+      '/robots.txt': send('text/plain', 'User-agent: *\nDisallow: /private\n'),
+      '/': send('text/html', page('Home', ['/a', '/b'], elsewhere)),
+      '/a': send('text/html', page('A', ['/'], elsewhere)),
+      '/b': send('text/html', page('B', ['/'], elsewhere)),
+      '/css/site.css': send('text/css', '@import "theme.css"; @font-face { font-family: x; src: url(../fonts/x.woff2) } body { background: url("/img/bg.png") }'),
+      '/css/theme.css': send('text/css', 'h1 { color: teal }'),
+      '/fonts/x.woff2': send('font/woff2', 'font'),
+      '/img/bg.png': send('image/png', 'bg'),
+      '/img/diagram.png': send('image/png', 'diagram'),
+      '/favicon.ico': send('image/x-icon', 'ico'),
+    };
+    const timed = (handler: Handler): Handler => (req: IncomingMessage, res: ServerResponse) => {
+      times.push(performance.now());
+      handler(req, res);
+    };
+    site = await startTestSite(Object.fromEntries(Object.entries(routes).map(([path, handler]) => [path, timed(handler)])), timed((_req, res) => void res.writeHead(404).end()));
+    run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { query: 'write-ahead logging', requisites: 'same-host', delayMs: DELAY_MS }));
+  });
+
+  after(async () => {
+    run?.db.close();
+    await site?.close();
+    await thirdParty?.close();
+    dir.cleanup();
+  });
+
+  it('fetches each requisite of the site once, with what its stylesheets refer to', () => {
+    assert.equal(run.outcome, 'exhausted');
+    for (const path of ['/css/site.css', '/css/theme.css', '/fonts/x.woff2', '/img/bg.png', '/img/diagram.png', '/favicon.ico']) {
+      assert.equal(site.count(path), 1, `${path} fetched once for three pages`);
+    }
+    const needed = run.db.prepare('SELECT count(*) FROM requisites r JOIN pages p ON p.seq = r.page_seq').pluck().get() as number;
+    assert.equal(needed, 3 * 6, 'each page records the six requisites it needs');
+    assert.equal(run.db.prepare('SELECT count(*) FROM subresources').pluck().get(), 6);
+  });
+
+  it('keeps to robots.txt, the page\'s own host, and the host spacing', () => {
+    assert.equal(site.count('/private/secret.png'), 0);
+    assert.equal(thirdParty.requests.length, 0, 'same-host requisites leave other hosts alone');
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    assert.ok(Math.min(...gaps) >= DELAY_MS - 15, `the closest two requests were ${Math.min(...gaps).toFixed(0)} ms apart`);
+  });
+
+  it('exports the requisites as response records', async () => {
+    const warcPath = join(dir.dir, 'site.warc.gz');
+    await exportWarc(run.db, {}, warcPath);
+    const responses: string[] = [];
+    for await (const record of new WARCParser(createReadStream(warcPath), { parseHttp: false })) {
+      if (record.warcType === 'response') responses.push(record.warcTargetURI ?? '');
+    }
+    for (const path of ['/css/site.css', '/css/theme.css', '/fonts/x.woff2', '/img/bg.png', '/img/diagram.png']) {
+      assert.equal(responses.filter((u) => u === `${site.origin}${path}`).length, 1, `${path} once`);
+    }
+  });
+});
