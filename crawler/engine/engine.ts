@@ -102,8 +102,7 @@ export interface CrawlEngineEvents {
 const RENDER_CONTEXTS = 2;
 /** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
 const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
-/** How long a host waits before it is asked again while renders or requisites catch up. */
-const SIDE_WORK_BACKOFF_MS = 250;
+
 
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
@@ -123,6 +122,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #tasks = new Set<Promise<void>>();
   /** Renders and requisite fetches: beside the HTTP loop, so they hold no request slot. */
   readonly #beside = new Set<Promise<void>>();
+  /** Hosts held back while renders or requisites catch up; offered again as each piece of that work ends. */
+  readonly #parked = new Set<HostState>();
   #render: RenderStage | undefined;
   #requisites: RequisiteFetcher | undefined;
   #browsers: BrowserPool | undefined;
@@ -516,7 +517,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       // Pages that would join a full render queue, or any page while requisites lag far behind, wait:
       // the queues stay bounded, and turns lent to renders and requisites (above) still go on.
       if ((host.rendersPages === true && this.#render?.saturated === true) || this.#requisites?.saturated === true) {
-        release(0, SIDE_WORK_BACKOFF_MS);
+        released = true;
+        this.#frontier.park(host);
+        this.#parked.add(host);
         return;
       }
       const task = this.#frontier.take(host);
@@ -601,6 +604,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       (err: unknown) => this.#onTaskError(err),
     ).finally(() => {
       this.#beside.delete(work);
+      for (const host of this.#parked) this.#frontier.unpark(host);
+      this.#parked.clear();
       this.#wake?.();
     });
   }

@@ -109,6 +109,10 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
   pageFetched(host: H): void;
   /** Ends the host's turn: it may be asked again after max(politeness wait, backoffMs). */
   release(host: H, responseMs: number, backoffMs?: number): void;
+  /** Ends the host's turn without offering it again: it waits until unpark(), or until a render asks for one of its turns. */
+  park(host: H): void;
+  /** Offers a parked host again. */
+  unpark(host: H): void;
   /** Ends every queued URL of the host at once, in one transaction (robots.txt unavailable, budget spent, address refused). */
   close(host: H, as: PassedOver, reason: string): void;
 }
@@ -276,6 +280,14 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     host.inflight = false;
     const wait = politeWaitMs(this.#settings, responseMs, this.#policy.crawlDelaySeconds(host));
     host.nextAllowedAt = this.#now() + Math.max(wait, backoffMs);
+    this.#scheduler.offer(host);
+  }
+
+  park(host: H): void {
+    host.inflight = false;
+  }
+
+  unpark(host: H): void {
     this.#scheduler.offer(host);
   }
 
