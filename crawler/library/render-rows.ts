@@ -47,6 +47,13 @@ export class RenderRows {
     return { dom: gunzipSync(row.dom).toString('utf8'), renderedAt: row.rendered_at, requests: JSON.parse(row.requests) as [string, string, string][] };
   }
 
+  /** A stored 2xx subresource as a viewer shows it: its type and bytes. */
+  shownResource(url: string): { contentType: string; body: Buffer } | undefined {
+    const stored = this.subresource(url);
+    if (stored === undefined || stored.status < 200 || stored.status >= 300) return undefined;
+    return { contentType: stored.headers['content-type'] ?? '', body: stored.body };
+  }
+
   subresource(url: string): StoredSubresourceRow | undefined {
     const row = this.#subresource?.(url) as { url: string; status: number; headers: string; body: Buffer; fetched_at: number } | undefined;
     if (row === undefined) return undefined;

@@ -9,6 +9,8 @@ import { decodeHtml } from '../parse/charset.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
 import { PageLookup, type StoredPageRow } from '../library/page-lookup.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import { RenderRows } from '../library/render-rows.ts';
+import type { StoredRequisite } from './sanitize-html.ts';
 
 export interface StoredPage {
   /** The canonical URL the page was fetched from. */
@@ -31,6 +33,8 @@ export interface StoredPageSource {
    * MAX_REDIRECT_HOPS stored redirects; undefined when there is none.
    */
   seqOfUrl(collection: string, canonicalUrl: string): number | undefined;
+  /** A stylesheet or image the collection stored as a page requisite (or for a render), by absolute URL. */
+  requisite(collection: string, url: string): StoredRequisite | undefined;
 }
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -62,6 +66,7 @@ export function decodeStoredBody(body: Buffer, charset: string | null, contentTy
 
 export function createCollectionPageSource(openDb: (collection: string) => ReadonlyDb): StoredPageSource {
   const lookups = new WeakMap<ReadonlyDb, PageLookup>();
+  const renderRows = new WeakMap<ReadonlyDb, RenderRows>();
   const lookupFor = (collection: string): PageLookup => {
     const db = openDb(collection);
     let lookup = lookups.get(db);
@@ -84,6 +89,16 @@ export function createCollectionPageSource(openDb: (collection: string) => Reado
         bodyBytes: row.bodyBytes,
         redirectTo: row.redirectTo,
       };
+    },
+
+    requisite(collection, url) {
+      const db = openDb(collection);
+      let rows = renderRows.get(db);
+      if (rows === undefined) {
+        rows = new RenderRows(db);
+        renderRows.set(db, rows);
+      }
+      return rows.shownResource(url);
     },
 
     seqOfUrl(collection, canonicalUrl) {

@@ -9,8 +9,11 @@
  * - <noscript> is unwrapped: the viewer runs no script, so its content is what the page
  *   shows such a reader (the crawler also reads its links). <template> is removed with
  *   its content, which a browser never shows.
- * - An <img> keeps its element only for a data: raster image; otherwise its alt text is
- *   shown in <span class="forager-image">. <iframe>/<frame> become a link to the framed
+ * - An <img> keeps its element for a data: raster image, or for a raster image the
+ *   collection stored as the page's requisite (`requisite`), inlined as a data: URI so that
+ *   nothing is fetched; otherwise its alt text is shown in <span class="forager-image">.
+ *   A <link rel=stylesheet> the collection stored becomes a <style> with the sheet,
+ *   sanitised like any other. <iframe>/<frame> become a link to the framed
  *   page (<span|p class="forager-frame">), since the crawler follows frames as links.
  * - Links resolve against the page's first <base href> (wherever it stands) when it is
  *   http(s), else the page URL, as the crawler resolved them (extract-html.ts), so that
@@ -44,7 +47,20 @@ export interface SanitizeOptions {
   pageUrl: string;
   /** Called with each http(s) link target, absolute and with its #fragment. */
   linkFor(absoluteUrl: string): LinkTarget;
+  /** A stored requisite (image or stylesheet) of the page by absolute URL; without it, none is shown. */
+  requisite?(absoluteUrl: string): StoredRequisite | undefined;
 }
+
+export interface StoredRequisite {
+  contentType: string;
+  body: Buffer;
+}
+
+/** An inlined image bigger than this is shown by its alt text: a page stays a page. */
+const MAX_INLINE_IMAGE_BYTES = 512 * 1024;
+/** Inlined images and stylesheets of one page, in all. */
+const MAX_INLINE_BYTES = 8 * 1024 * 1024;
+const RASTER_TYPE = /^image\/(?:png|gif|jpeg|webp|avif|bmp|x-icon|vnd\.microsoft\.icon)$/i;
 
 const NS_HTML = 0;
 const NS_SVG = 1;
@@ -79,13 +95,19 @@ const HTML_SPACE_EDGES = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
 const LOCAL_PAINT_REFERENCE = /^\s*url\(\s*(['"]?)#[\w.:-]*\1\s*\)\s*$/i;
 
 /** Markup that depends on the page's base URL, written once the whole page is read. */
-type Deferred = { kind: 'a'; attribs: Record<string, string> } | { kind: 'frame'; wrapper: 'p' | 'span'; src: string };
+type Deferred =
+  | { kind: 'a'; attribs: Record<string, string> }
+  | { kind: 'frame'; wrapper: 'p' | 'span'; src: string }
+  | { kind: 'img'; attribs: Record<string, string> }
+  | { kind: 'stylesheet'; href: string; media: string | undefined };
 
 class StoredPageSanitizer implements BoundedHandler {
   readonly #out: (string | Deferred)[] = ['<!DOCTYPE html>\n<meta charset="utf-8">\n'];
   readonly #stack: Frame[] = [];
   readonly #pageUrl: string;
   readonly #linkFor: (absoluteUrl: string) => LinkTarget;
+  readonly #requisite: ((absoluteUrl: string) => StoredRequisite | undefined) | undefined;
+  #inlinedBytes = 0;
   #base = '';
   #baseHref: string | undefined;
   /** How many dropped elements enclose the current position. */
@@ -96,6 +118,7 @@ class StoredPageSanitizer implements BoundedHandler {
   constructor(options: SanitizeOptions) {
     this.#pageUrl = options.pageUrl;
     this.#linkFor = options.linkFor;
+    this.#requisite = options.requisite;
   }
 
   run(html: string): string {
@@ -177,6 +200,11 @@ class StoredPageSanitizer implements BoundedHandler {
         return this.#drop();
       case 'style':
         return this.#openStyle(attribs);
+      case 'link':
+        if (this.#requisite !== undefined && attribs.href !== undefined && /(^|\s)stylesheet(\s|$)/i.test(attribs.rel ?? '')) {
+          this.#out.push({ kind: 'stylesheet', href: attribs.href, media: attribs.media });
+        }
+        return this.#drop();
       case 'svg':
         return this.#keep('svg', this.#foreignAttributes(attribs, SVG_ATTRIBUTES), NS_SVG);
       case 'math':
@@ -226,6 +254,11 @@ class StoredPageSanitizer implements BoundedHandler {
 
   #openImage(attribs: Record<string, string>): void {
     const src = attribs.src?.replace(HTML_SPACE_EDGES, '');
+    if (src !== undefined && this.#requisite !== undefined && !DATA_IMAGE.test(src)) {
+      // Whether the collection holds the image depends on the base URL, known once the page is read.
+      this.#out.push({ kind: 'img', attribs });
+      return this.#unwrap(NS_HTML);
+    }
     if (src === undefined || !DATA_IMAGE.test(src)) return this.#showAlt(attribs.alt);
     this.#keep('img', `${this.#htmlAttributes(attribs, HTML_ELEMENTS.get('img') as ReadonlySet<string>)} src="${escapeAttribute(src)}"`, NS_HTML);
   }
@@ -252,6 +285,8 @@ class StoredPageSanitizer implements BoundedHandler {
   }
 
   #render(part: Deferred): string {
+    if (part.kind === 'img') return this.#renderStoredImage(part.attribs);
+    if (part.kind === 'stylesheet') return this.#renderStoredSheet(part.href, part.media);
     if (part.kind === 'frame') {
       const target = this.#target(part.src);
       if (target === undefined || target.absolute === undefined) return '';
@@ -266,6 +301,41 @@ class StoredPageSanitizer implements BoundedHandler {
     return `<a${this.#htmlAttributes(part.attribs, allowed, EXTERNAL_LINK_OWN)} href="${escapeAttribute(target.href)}"` +
       ` rel="noopener noreferrer" class="${escapeAttribute(className)}"` +
       ` title="${escapeAttribute(`Leaves the collection: ${target.external}`)}">`;
+  }
+
+  /** A stored raster image, inlined; otherwise its alt text. */
+  #renderStoredImage(attribs: Record<string, string>): string {
+    const stored = this.#stored(attribs.src ?? '');
+    const type = stored?.contentType.split(';')[0]?.trim() ?? '';
+    if (stored === undefined || !RASTER_TYPE.test(type) || stored.body.length > MAX_INLINE_IMAGE_BYTES || !this.#fits(stored.body.length)) {
+      const text = attribs.alt?.trim();
+      return text ? `<span class="forager-image">${escapeText(text)}</span>` : '';
+    }
+    const kept = this.#htmlAttributes(attribs, HTML_ELEMENTS.get('img') as ReadonlySet<string>);
+    return `<img${kept} src="data:${type.toLowerCase()};base64,${stored.body.toString('base64')}">`;
+  }
+
+  /** A stored stylesheet, sanitised like a <style> of the page. */
+  #renderStoredSheet(href: string, media: string | undefined): string {
+    const stored = this.#stored(href);
+    if (stored === undefined || !/^text\/css\b/i.test(stored.contentType) || !this.#fits(stored.body.length)) return '';
+    const css = sanitizeStyleSheet(stored.body.toString('utf8'));
+    const mediaAttribute = media === undefined || !isInertCss(media) ? '' : attribute('media', media);
+    // sanitizeStyleSheet never leaves a '<', so the sheet cannot end its element.
+    return css.trim() === '' ? '' : `<style${mediaAttribute}>${css}</style>`;
+  }
+
+  #stored(rawHref: string): StoredRequisite | undefined {
+    const url = URL.parse(rawHref.replace(HTML_SPACE_EDGES, ''), this.#base);
+    if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
+    url.hash = '';
+    return this.#requisite?.(url.href);
+  }
+
+  #fits(bytes: number): boolean {
+    if (this.#inlinedBytes + bytes > MAX_INLINE_BYTES) return false;
+    this.#inlinedBytes += bytes;
+    return true;
   }
 
   /**

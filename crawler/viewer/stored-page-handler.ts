@@ -1,8 +1,8 @@
 /**
  * The viewer's one entry point for both transports: a web-standard Request and what it
  * asks for in, a Response out. A stored HTML page comes back sanitised, its links sent to
- * other stored pages or to the external-link page; anything else gets a small notice
- * page. Every response carries the stored-page policy (stored-page-csp.ts).
+ * other stored pages or to the external-link page, its stored images and stylesheets
+ * inlined; anything else gets a small notice page. Every response carries the stored-page policy (stored-page-csp.ts).
  */
 import { CollectionError, UsageError } from '../errors.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
@@ -47,7 +47,7 @@ export function createStoredPageHandler(
     if (page === undefined) return respond(request, 404, messagePage('Page not found', `The collection "${collection}" has no page ${seq}.`));
     const linkFor = linkMapper(collection);
     if (page.html === null) return respond(request, 200, nonHtmlPage(nonHtmlFacts(page, linkFor)));
-    return respond(request, 200, sanitizeStoredHtml(page.html, { pageUrl: page.url, linkFor }));
+    return respond(request, 200, sanitizeStoredHtml(page.html, { pageUrl: page.url, linkFor, requisite: (url) => source.requisite(collection, url) }));
   };
 
   const showExternal = (request: Request, raw: string): Response => {

@@ -4,12 +4,13 @@
  * exported as WARC response records.
  */
 import assert from 'node:assert/strict';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WARCParser } from 'warcio';
 import { exportWarc } from '../../crawler/export/warc/export.ts';
+import { exportMirror } from '../../crawler/export/mirror/export.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
 import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
@@ -17,7 +18,7 @@ const DELAY_MS = 100;
 const send = (type: string, body: string): Handler => (_req, res) => void res.writeHead(200, { 'content-type': type }).end(body);
 
 function page(title: string, links: string[], thirdParty: string): string {
-  return `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="/css/site.css"><link rel="icon" href="/favicon.ico"></head>
+  return `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/theme.css"><link rel="icon" href="/favicon.ico"></head>
 <body><h1>${title}</h1><p>Write-ahead logging and checkpoints.</p><img src="/img/diagram.png" alt="diagram"><img src="${thirdParty}/pixel.png" alt="">
 <img src="/private/secret.png" alt="">${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
 }
@@ -65,7 +66,7 @@ describe('page requisites', () => {
       assert.equal(site.count(path), 1, `${path} fetched once for three pages`);
     }
     const needed = run.db.prepare('SELECT count(*) FROM requisites r JOIN pages p ON p.seq = r.page_seq').pluck().get() as number;
-    assert.equal(needed, 3 * 6, 'each page records the six requisites it needs');
+    assert.equal(needed, 3 * 6, 'each page records the six requisites it needs (theme.css once, linked and imported)');
     assert.equal(run.db.prepare('SELECT count(*) FROM subresources').pluck().get(), 6);
   });
 
@@ -86,5 +87,16 @@ describe('page requisites', () => {
     for (const path of ['/css/site.css', '/css/theme.css', '/fonts/x.woff2', '/img/bg.png', '/img/diagram.png']) {
       assert.equal(responses.filter((u) => u === `${site.origin}${path}`).length, 1, `${path} once`);
     }
+  });
+
+  it('shows the stored stylesheets and images in the offline mirror, inlined', async () => {
+    const out = join(dir.dir, 'mirror');
+    await exportMirror(run.db, {}, out);
+    const files = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.html') && f !== 'index.html');
+    assert.equal(files.length, 3);
+    const home = files.map((f) => readFileSync(join(out, f), 'utf8')).find((html) => html.includes('<h1>Home</h1>')) ?? '';
+    assert.match(home, /<style>h1\s*\{\s*color:\s*teal;?\s*\}<\/style>/, 'the stored theme stylesheet, inline');
+    assert.match(home, new RegExp(`<img alt="diagram" src="data:image/png;base64,${Buffer.from('diagram').toString('base64')}">`), 'the stored image, inline');
+    assert.doesNotMatch(home, /localhost:\d+\/pixel\.png/, 'the image the collection lacks is not linked');
   });
 });

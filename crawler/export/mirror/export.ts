@@ -19,6 +19,8 @@ import { FolderSink } from './folder.ts';
 import { mirrorIndexHtml, type MirrorIndexRow } from './index-page.ts';
 import { MirrorLinks } from './links.ts';
 import { mirrorPageHtml } from './page.ts';
+import { RenderRows } from '../../library/render-rows.ts';
+import type { StoredRequisite } from '../../viewer/sanitize-html.ts';
 import { byRelevance, planMirror, type MirrorPlan } from './plan.ts';
 import type { MirrorFile, MirrorSink } from './sink.ts';
 import { MirrorSource } from './source.ts';
@@ -62,6 +64,9 @@ function* mirrorFiles(db: ReadonlyDb, filter: ExportFilter, plan: MirrorPlan, so
   };
   const links = new MirrorLinks(db, plan.pathOf);
   const pathFor = (absoluteUrl: string): string | undefined => links.pathFor(absoluteUrl);
+  // Stored images and stylesheets are inlined into each page (the mirror's policy allows data: images and inline styles).
+  const renders = new RenderRows(db);
+  const requisite = (absoluteUrl: string): StoredRequisite | undefined => renders.shownResource(absoluteUrl);
   let done = 0;
   for (let i = 0; i < total; i++) {
     const seq = plan.seqs[i] as number;
@@ -73,7 +78,7 @@ function* mirrorFiles(db: ReadonlyDb, filter: ExportFilter, plan: MirrorPlan, so
         if (options.signal?.aborted === true) throw new ExportError('the export was cancelled', { filter });
         const page = source.page(seq);
         if (page === undefined) throw new ExportError(`page ${seq} left the collection during the export`, { seq });
-        const html = Buffer.from(mirrorPageHtml(page, path, pathFor));
+        const html = Buffer.from(mirrorPageHtml(page, path, pathFor, requisite));
         options.onProgress?.(++done, total);
         return html;
       },

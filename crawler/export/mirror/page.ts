@@ -10,7 +10,7 @@
  * in it is the real tag.
  */
 import { escapeAttribute, escapeText } from '../../viewer/html-escape.ts';
-import { sanitizeStoredHtml, type LinkTarget } from '../../viewer/sanitize-html.ts';
+import { sanitizeStoredHtml, type LinkTarget, type StoredRequisite } from '../../viewer/sanitize-html.ts';
 import { relativeHref } from './names.ts';
 import type { MirrorSourcePage } from './source.ts';
 
@@ -48,7 +48,12 @@ function bannerOffset(page: string): number {
 }
 
 /** The mirror's file for one stored page; `path` is its own mirror path. */
-export function mirrorPageHtml(page: MirrorSourcePage, path: string, pathFor: (absoluteUrl: string) => string | undefined): string {
+export function mirrorPageHtml(
+  page: MirrorSourcePage,
+  path: string,
+  pathFor: (absoluteUrl: string) => string | undefined,
+  requisite?: (absoluteUrl: string) => StoredRequisite | undefined,
+): string {
   const indexHref = relativeHref(path, 'index.html');
   const top = banner(page.url, page.fetchedAt, indexHref);
   if (page.html === null) {
@@ -68,7 +73,7 @@ export function mirrorPageHtml(page: MirrorSourcePage, path: string, pathFor: (a
     }
     return target;
   };
-  const sanitized = sanitizeStoredHtml(page.html, { pageUrl: page.url, linkFor });
+  const sanitized = sanitizeStoredHtml(page.html, requisite === undefined ? { pageUrl: page.url, linkFor } : { pageUrl: page.url, linkFor, requisite });
   const rest = sanitized.startsWith(SANITIZED_PREFIX) ? sanitized.slice(SANITIZED_PREFIX.length) : sanitized;
   const at = bannerOffset(rest);
   return `${SANITIZED_PREFIX}${MIRROR_HEAD_META}${rest.slice(0, at)}${top}${rest.slice(at)}`;

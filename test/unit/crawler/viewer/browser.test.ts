@@ -82,11 +82,20 @@ describe('stored pages in Chromium', { skip, timeout: 120_000 }, () => {
     });
     const pages = new Map<number, StoredPage>([
       [1, { url: 'https://site.example/', status: 200, contentType: 'text/html', html: hostilePage(canary.origin, true), bodyBytes: 1, redirectTo: null }],
-      [2, { url: 'https://site.example/next', status: 200, contentType: 'text/html', html: '<h1 id="sec">Next page</h1><p>Reached.</p>', bodyBytes: 1, redirectTo: null }],
+      [2, {
+        url: 'https://site.example/next', status: 200, contentType: 'text/html', bodyBytes: 1, redirectTo: null,
+        html: `<link rel="stylesheet" href="/site.css"><h1 id="sec">Next page</h1><p>Reached.</p><img id="logo" src="/logo.png" alt="logo"><img id="remote" src="${canary.origin}/remote.png" alt="remote">`,
+      }],
+    ]);
+    // Requisites the collection stored: a stylesheet (which names the canary, in vain) and a one-pixel PNG.
+    const requisites = new Map([
+      ['https://site.example/site.css', { contentType: 'text/css', body: Buffer.from(`h1 { color: rgb(0, 128, 128) } p { background: url(${canary.origin}/bg.png) }`) }],
+      ['https://site.example/logo.png', { contentType: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64') }],
     ]);
     const source: StoredPageSource = {
       page: (_collection, seq) => pages.get(seq),
       seqOfUrl: (_collection, url) => (url === 'https://site.example/next' ? 2 : undefined),
+      requisite: (_collection, url) => requisites.get(url),
     };
     const handler = createStoredPageHandler(source, viewerRoutes('serve'));
     viewer = await listen(async (req, res, origin) => {
@@ -162,6 +171,17 @@ describe('stored pages in Chromium', { skip, timeout: 120_000 }, () => {
     await frame.waitForURL(`${viewer.origin}/stored/test/2#sec`);
     await frame.getByText('Reached.').waitFor();
     assert.deepEqual(canaryHits(), []);
+  });
+
+  it('shows the stylesheet and images the collection stored, from the collection only', async () => {
+    const frame = await viewerFrame();
+    await frame.getByText('Reached.').waitFor();
+    await settle();
+    assert.equal(await frame.locator('h1').evaluate((h1) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(h1).color), 'rgb(0, 128, 128)', 'the stored stylesheet applies');
+    assert.equal(await frame.locator('#logo').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 1, 'the stored image shows');
+    assert.equal(await frame.locator('#remote').count(), 0, 'an image the collection lacks is its alt text');
+    assert.equal(await frame.getByText('remote').count(), 1);
+    assert.deepEqual(canaryHits(), [], 'nothing named by the stylesheet or the page was fetched');
   });
 
   it('sends an outside link to the external-link page, which opens the address in a new window', async () => {
