@@ -11,7 +11,7 @@ import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { productToken } from '../robots/index.ts';
-import type { CrawlSettings } from '../protocol/settings.ts';
+import { hostRenderModes, type CrawlSettings, type RenderMode } from '../protocol/settings.ts';
 import { crawlCounts } from '../store/crawl-counts.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
@@ -37,7 +37,7 @@ import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 import { BrowserPool } from '../render/browser-pool.ts';
 import { findBrowser } from '../render/find-browser.ts';
-import { PageRenderer } from '../render/page-renderer.ts';
+import { PageRenderer, type SubresourceFetcher } from '../render/page-renderer.ts';
 import { RenderPolicy } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
 import { RenderStage } from './render-stage.ts';
@@ -126,6 +126,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #parked = new Set<HostState>();
   #render: RenderStage | undefined;
   #requisites: RequisiteFetcher | undefined;
+  #subresources: SubresourceFetcher | undefined;
+  /** Whether pages are rendered, learnt per host and path; kept without a browser too, for the hosts' modes the UI shows. */
+  readonly #renderPolicy: RenderPolicy;
   #browsers: BrowserPool | undefined;
   /** Why pages are not rendered although the settings ask for it (no browser found), for the CLI and the UI. */
   renderNotice: string | undefined;
@@ -201,19 +204,17 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
     });
+    this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
     this.#setUpSubresources(db);
   }
 
   /**
    * What fetches a page's subresources (its requisites, and a render's scripts and API calls),
-   * and a browser for pages built by scripts unless the settings say never; without a browser,
-   * a notice and no rendering.
+   * and the render stage when any page may be rendered.
    */
   #setUpSubresources(db: Db): void {
-    const browser = this.settings.render === 'never' ? undefined : findBrowser(this.settings.browserPath);
-    if (browser?.kind === 'missing') this.renderNotice = `pages are not rendered: ${browser.message}`;
     const renders = new RenderStore(db);
-    const fetcher = subresourceFetcher({
+    this.#subresources = subresourceFetcher({
       http: this.#http,
       robots: this.#robots,
       renders,
@@ -226,13 +227,24 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       },
       allowHosts: this.settings.renderAllowHosts,
     });
-    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(fetcher, renders, this.settings.requisites, this.#abort.signal);
-    if (browser?.kind !== 'found') return;
+    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(this.#subresources, renders, this.settings.requisites, this.#abort.signal);
+    const someRendering = this.settings.render !== 'never' || this.settings.renderHostModes.some((entry) => !entry.endsWith('=never'));
+    if (someRendering) this.#setUpRenderStage();
+  }
+
+  /** A browser for pages built by scripts; without one, a notice and no rendering. */
+  #setUpRenderStage(): void {
+    if (this.#render !== undefined || this.#subresources === undefined) return;
+    const browser = findBrowser(this.settings.browserPath);
+    if (browser.kind === 'missing') {
+      this.renderNotice = `pages are not rendered: ${browser.message}`;
+      return;
+    }
     this.#browsers = new BrowserPool({ executablePath: browser.path, contexts: RENDER_CONTEXTS });
     this.#render = new RenderStage({
-      policy: new RenderPolicy(this.settings.render),
+      policy: this.#renderPolicy,
       queryTerms: [...new Set(contentTerms(this.settings.query))],
-      renderer: new PageRenderer(this.#browsers, fetcher, this.settings.renderTimeoutMs),
+      renderer: new PageRenderer(this.#browsers, this.#subresources, this.settings.renderTimeoutMs),
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
     }, RENDER_BACKLOG);
   }
@@ -390,7 +402,13 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Hosts with queued URLs or a request in flight, busiest first. */
   hostActivity(limit: number): HostActivity[] {
-    return this.#frontier.activity(limit);
+    return this.#frontier.activity(limit).map((host) => ({ ...host, render: this.#renderPolicy.hostMode(new URL(host.origin).hostname) }));
+  }
+
+  /** Sets how one host's pages are rendered from now on (null: the crawl's own mode); a crawl that rendered nothing yet finds its browser now. */
+  setHostRenderMode(host: string, mode: RenderMode | null): void {
+    this.#renderPolicy.setHostMode(host, mode);
+    if (mode !== null && mode !== 'never') this.#setUpRenderStage();
   }
 
   /**

@@ -23,6 +23,9 @@ export interface FrontierUrl {
 export type PassedOver = 'robots-blocked' | 'skipped' | 'failed';
 
 /** The settings the frontier reads: politeness, and the host budget. */
+/** A host's activity as the frontier knows it: the contract's, less what the engine adds. */
+export type FrontierHostActivity = Omit<HostActivity, 'render'>;
+
 /** A render waiting for a host's turn. */
 interface TurnRequest {
   grant(end: (responseMs: number) => void): void;
@@ -121,8 +124,8 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
 export interface FrontierView {
   /** The `limit` queued URLs of highest priority, best first. */
   top(limit: number): { urlId: number; priority: number }[];
-  /** Hosts with queued URLs or a request in flight, busiest first. */
-  activity(limit: number): HostActivity[];
+  /** Hosts with queued URLs or a request in flight, busiest first (what the frontier knows of them). */
+  activity(limit: number): FrontierHostActivity[];
   readonly hostCount: number;
 }
 
@@ -308,11 +311,11 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     return top.best();
   }
 
-  activity(limit: number): HostActivity[] {
+  activity(limit: number): FrontierHostActivity[] {
     const queued = new Map<number, number>();
     this.#queued.forEachQueued((_, hostId) => queued.set(hostId, (queued.get(hostId) ?? 0) + 1));
     const now = this.#now();
-    const hosts: HostActivity[] = [];
+    const hosts: FrontierHostActivity[] = [];
     for (const host of this.#hosts.values()) {
       const waiting = queued.get(host.id) ?? 0;
       if (waiting === 0 && !host.inflight) continue;

@@ -8,7 +8,7 @@ import type { CrawlStats, HarvestPoint } from './crawl-stats.ts';
 import type { LabReport } from './lab-report.ts';
 import type { ErrorCode } from './error-codes.ts';
 import type { SignalExplanation } from './explanation.ts';
-import type { CrawlSettings, NewCrawlSettingKey } from './settings.ts';
+import type { CrawlSettings, NewCrawlSettingKey, RenderMode } from './settings.ts';
 
 // This file is imported by the renderer too, so it imports nothing that needs Node.
 export type { HarvestPoint };
@@ -59,6 +59,8 @@ export interface HostActivity {
   /** ISO time before which the host may not be asked again (politeness), or null when it may be now. */
   nextAllowedAt: string | null;
   inFlight: boolean;
+  /** The render mode set for this host, or null when it has the crawl's own. */
+  render: RenderMode | null;
 }
 
 export interface CrawlProblem {
@@ -159,6 +161,13 @@ export interface PageDetail extends PageRow {
   note: string | null;
 }
 
+export interface HostRenderInput extends CollectionRef {
+  /** The host name (as in a URL, without scheme or port). */
+  host: string;
+  /** null gives the host the crawl's own mode again. */
+  mode: RenderMode | null;
+}
+
 export interface LabelInput extends PageRef {
   /** null clears the label: the judge's own verdict stands again. */
   label: 'relevant' | 'irrelevant' | null;
@@ -236,6 +245,8 @@ export interface ForagerApi {
   searchPages(input: SearchInput): Promise<SearchResult[]>;
   getPage(input: PageRef): Promise<PageDetail>;
   labelPage(input: LabelInput): Promise<PageRow>;
+  /** Sets how one host's pages are rendered, stored with the collection and applied to a running crawl at once. */
+  setHostRender(input: HostRenderInput): Promise<void>;
 
   exportCollection(input: ExportInput): Promise<ExportResult>;
   runLab(input: LabInput): Promise<LabReport>;

@@ -38,6 +38,24 @@ export const RENDER_MODES = ['auto', 'never', 'always'] as const;
 export const renderModeSchema = z.enum(RENDER_MODES);
 export type RenderMode = z.infer<typeof renderModeSchema>;
 
+/** The per-host render modes of settings.renderHostModes ("host=mode"), by lower-case host name. */
+export function hostRenderModes(entries: readonly string[]): Map<string, RenderMode> {
+  const modes = new Map<string, RenderMode>();
+  for (const entry of entries) {
+    const at = entry.lastIndexOf('=');
+    modes.set(entry.slice(0, at).toLowerCase(), entry.slice(at + 1) as RenderMode);
+  }
+  return modes;
+}
+
+/** settings.renderHostModes with one host's mode set, or removed (null: the crawl's own mode). */
+export function withHostRenderMode(entries: readonly string[], host: string, mode: RenderMode | null): string[] {
+  const modes = hostRenderModes(entries);
+  if (mode === null) modes.delete(host.toLowerCase());
+  else modes.set(host.toLowerCase(), mode);
+  return [...modes].map(([name, value]) => `${name}=${value}`);
+}
+
 /** Which page requisites (stylesheets, images, fonts) are fetched with each page: none, the page's own host's, or all. */
 export const REQUISITE_MODES = ['none', 'same-host', 'all'] as const;
 export const requisiteModeSchema = z.enum(REQUISITE_MODES);
@@ -180,6 +198,16 @@ export const crawlSettingsSchema = z.object({
       defaultText: 'found on the system',
       help: 'the Chromium-family browser that renders pages; without one, rendering is off',
       rule: 'a path to an executable, or empty',
+    }),
+  renderHostModes: z
+    .array(z.string().regex(/^[^\s=]+=(auto|never|always)$/))
+    .default([])
+    .register(settingInfo, {
+      flag: 'render-host',
+      value: 'HOST=MODE',
+      defaultText: 'none',
+      help: 'render one host differently from --render: e.g. `app.example.org=always` (repeat)',
+      rule: 'a list of HOST=auto|never|always',
     }),
   renderAllowHosts: z
     .array(z.string())

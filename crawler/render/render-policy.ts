@@ -42,16 +42,31 @@ export function renderGroup(url: string): string {
  */
 export class RenderPolicy {
   readonly #mode: RenderMode;
+  readonly #hostModes: Map<string, RenderMode>;
   readonly #groups = new Map<string, Group>();
 
-  constructor(mode: RenderMode) {
+  /** `hostModes`: modes of single hosts (lower-case host names) that override `mode`. */
+  constructor(mode: RenderMode, hostModes: ReadonlyMap<string, RenderMode> = new Map()) {
     this.#mode = mode;
+    this.#hostModes = new Map(hostModes);
+  }
+
+  /** Sets one host's mode, or (null) gives it the crawl's own again. */
+  setHostMode(host: string, mode: RenderMode | null): void {
+    if (mode === null) this.#hostModes.delete(host.toLowerCase());
+    else this.#hostModes.set(host.toLowerCase(), mode);
+  }
+
+  /** The mode set for the host, or null when it has the crawl's own. */
+  hostMode(host: string): RenderMode | null {
+    return this.#hostModes.get(host.toLowerCase()) ?? null;
   }
 
   /** Whether to render an HTML page; `browserNeed` is the parser's sign (null: none). */
   shouldRender(url: string, browserNeed: string | null): boolean {
-    if (this.#mode === 'never') return false;
-    if (this.#mode === 'always') return true;
+    const mode = this.#hostModes.get(new URL(url).hostname) ?? this.#mode;
+    if (mode === 'never') return false;
+    if (mode === 'always') return true;
     const group = this.#group(url);
     if (group.state === 'render') return true;
     if (browserNeed === null) return false;

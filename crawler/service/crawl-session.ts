@@ -1,7 +1,7 @@
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
 import { urlRows } from '../library/find-url.ts';
 import { collectionStats, harvestSeries } from '../library/stats.ts';
-import type { CrawlSettings } from '../protocol/settings.ts';
+import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
 import type { Db } from '../store/database.ts';
 import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity } from '../protocol/api.ts';
 
@@ -131,6 +131,11 @@ export class CrawlSession {
       hosts,
       problems: [...this.#problems].reverse(),
     };
+  }
+
+  /** Tells a running crawl how to render one host from now on. */
+  setHostRender(host: string, mode: RenderMode | null): void {
+    this.#engine?.setHostRenderMode(host, mode);
   }
 
   /** Tells a running crawl about a label the service just stored (see CrawlEngine.applyLabel). */

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ApiErrorBody, ApiMethod, NewCollectionInput } from '../protocol/api.ts';
-import { crawlSettingsSchema, NEW_CRAWL_INPUT_BOUNDS as BOUNDS, NEW_CRAWL_SETTINGS, optionalSettingFields } from '../protocol/settings.ts';
+import { crawlSettingsSchema, NEW_CRAWL_INPUT_BOUNDS as BOUNDS, NEW_CRAWL_SETTINGS, optionalSettingFields, renderModeSchema } from '../protocol/settings.ts';
 
 const MAX_TEXT = 2_000;
 const collection = z.string().min(1).max(200);
@@ -64,6 +64,7 @@ export const INPUT_SCHEMAS = {
   searchPages: z.strictObject({ collection, text: z.string().max(MAX_TEXT), limit: z.number().int().min(1).max(500).optional() }),
   getPage: pageRef,
   labelPage: z.strictObject({ collection, seq: z.number().int().min(1), label: z.enum(['relevant', 'irrelevant']).nullable() }),
+  setHostRender: z.strictObject({ collection, host: z.string().min(1).max(253).regex(/^[^\s=/:]+$/), mode: renderModeSchema.nullable() }),
   exportCollection: z.strictObject({ collection, format: z.enum(['warc', 'wacz', 'jsonl', 'csv', 'mirror']), filter: exportFilter.optional() }),
   runLab: z.strictObject({
     collection,

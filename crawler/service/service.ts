@@ -12,13 +12,13 @@ import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-tabl
 import { collectionSummary } from '../library/stats.ts';
 import { requireStrategy, strategyNames } from '../ordering/registry.ts';
 import { parseHotPredicate } from '../relevance/hot.ts';
-import { DEFAULT_SETTINGS, FORAGER_VERSION, type CrawlSettings } from '../protocol/settings.ts';
+import { DEFAULT_SETTINGS, FORAGER_VERSION, withHostRenderMode, type CrawlSettings } from '../protocol/settings.ts';
 import { canonicalSeeds, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import type {
   ApiErrorBody, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
-  LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, SearchInput, SearchResult, ServiceEvent, ServiceInfo,
+  HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, SearchInput, SearchResult, ServiceEvent, ServiceInfo,
 } from '../protocol/api.ts';
 import { MARK_END, MARK_START } from '../protocol/api.ts';
 import { CollectionFiles } from './collection-files.ts';
@@ -184,6 +184,14 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     const result = setLabel(db, pageRow(db, input.seq).url, input.label);
     this.#sessions.get(input.collection)?.applyLabel(result.urlId, input.label === null ? null : input.label === 'relevant', Number(result.hot) - Number(result.wasHot));
     return pageRow(db, input.seq);
+  }
+
+  async setHostRender(input: HostRenderInput): Promise<void> {
+    const db = this.database(input.collection);
+    const stored = loadSettings(db);
+    if (stored === undefined) throw new UsageError(`the collection "${input.collection}" holds no crawl settings`, { collection: input.collection });
+    saveSettings(db, { ...stored, renderHostModes: withHostRenderMode(stored.renderHostModes, input.host, input.mode) });
+    this.#sessions.get(input.collection)?.setHostRender(input.host, input.mode);
   }
 
   async exportCollection(input: ExportInput): Promise<ExportResult> {

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../crawler/serve/server.ts';
 import { createServeStoredPages } from '../../crawler/serve/stored-pages.ts';
 import type { CrawlStatus, ServiceEvent } from '../../crawler/protocol/api.ts';
 import { ForagerService } from '../../crawler/service/service.ts';
+import { loadSettings } from '../../crawler/store/settings-store.ts';
 import { sessionCookieName, type ApiReply } from '../../crawler/protocol/wire.ts';
 import { tempDir } from '../support/crawl-harness.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
@@ -217,6 +218,16 @@ describe('forager serve: the HTTP transport', () => {
 
     const empty = await call('exportCollection', { collection, format: 'csv', filter: { text: 'nosuchwordanywhere' } });
     assert.equal(!empty.ok && empty.error.code, 'EXPORT');
+
+    // One host's render mode: stored with the collection, refused when the host is not a host name.
+    assert.equal((await call('setHostRender', { collection, host: '127.0.0.1', mode: 'always' })).ok, true);
+    assert.equal((await call('setHostRender', { collection, host: 'docs.example.org', mode: 'never' })).ok, true);
+    assert.equal((await call('setHostRender', { collection, host: 'docs.example.org', mode: null })).ok, true);
+    assert.deepEqual(loadSettings(service.reader(collection))?.renderHostModes, ['127.0.0.1=always']);
+    const badHost = await call('setHostRender', { collection, host: 'http://x.example/', mode: 'always' });
+    assert.equal(!badHost.ok && badHost.error.code, 'INVALID_INPUT');
+    const badMode = await call('setHostRender', { collection, host: 'x.example', mode: 'sometimes' });
+    assert.equal(!badMode.ok && badMode.error.code, 'INVALID_INPUT');
   });
 
   it('streams events over Server-Sent Events', async () => {

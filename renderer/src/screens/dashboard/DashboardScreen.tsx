@@ -67,7 +67,7 @@ export function DashboardScreen({ collection }: { collection: string }) {
               <h2 id="chart-title">Harvest over the crawl</h2>
               <HarvestChart series={status.series} />
             </section>
-            <HostsPanel hosts={status.hosts} />
+            <HostsPanel collection={collection} hosts={status.hosts} />
           </div>
           <FrontierPanel collection={collection} running={status.state === 'running'} />
           <ProblemsPanel problems={status.problems} />

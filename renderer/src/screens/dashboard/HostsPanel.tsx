@@ -1,6 +1,17 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { HostActivity } from '../../../../crawler/protocol/api.ts';
+import type { RenderMode } from '../../../../crawler/protocol/settings.ts';
+import { ErrorNote } from '../../components/Notes.tsx';
 import { formatCount, formatWait } from '../../lib/format.ts';
+import { useClient } from '../../state/contexts.ts';
+
+/** The crawl's own mode is the first choice: a host set to nothing follows it. */
+const RENDER_CHOICES: { value: '' | RenderMode; label: string }[] = [
+  { value: '', label: 'As the crawl' },
+  { value: 'auto', label: 'When needed' },
+  { value: 'always', label: 'Always' },
+  { value: 'never', label: 'Never' },
+];
 
 const SHOWN = 25;
 
@@ -11,8 +22,35 @@ function byActivity(a: HostActivity, b: HostActivity): number {
   return aNext - bNext || b.queued - a.queued;
 }
 
-export const HostsPanel = memo(function HostsPanel({ hosts }: { hosts: HostActivity[] }) {
+/** How one host's pages are rendered: set here, stored with the collection, and applied to the running crawl at once. */
+function HostRenderChoice({ collection, host, onError }: { collection: string; host: HostActivity; onError: (error: unknown) => void }) {
+  const client = useClient();
+  const [mode, setMode] = useState<'' | RenderMode>(host.render ?? '');
+  const name = new URL(host.origin).hostname;
+  const choose = async (value: '' | RenderMode): Promise<void> => {
+    const previous = mode;
+    setMode(value);
+    try {
+      await client.api.setHostRender({ collection, host: name, mode: value === '' ? null : value });
+    } catch (error) {
+      setMode(previous);
+      onError(error);
+    }
+  };
+  return (
+    <select aria-label={`Render ${name} with a browser`} value={mode} onChange={(e) => void choose(e.target.value as '' | RenderMode)}>
+      {RENDER_CHOICES.map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { collection: string; hosts: HostActivity[] }) {
   const now = Date.now();
+  const [error, setError] = useState<unknown>(undefined);
   const shown = hosts.slice().sort(byActivity).slice(0, SHOWN);
   return (
     <section className="panel" aria-labelledby="hosts-title">
@@ -32,6 +70,7 @@ export const HostsPanel = memo(function HostsPanel({ hosts }: { hosts: HostActiv
                   Fetched
                 </th>
                 <th scope="col">Next request</th>
+                <th scope="col">Render</th>
               </tr>
             </thead>
             <tbody>
@@ -43,11 +82,15 @@ export const HostsPanel = memo(function HostsPanel({ hosts }: { hosts: HostActiv
                   <td className="num">{formatCount(host.queued)}</td>
                   <td className="num">{formatCount(host.pagesFetched)}</td>
                   <td>{host.inFlight ? <span className="badge state-running">fetching</span> : formatWait(host.nextAllowedAt, now)}</td>
+                  <td>
+                    <HostRenderChoice collection={collection} host={host} onError={setError} />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
           {hosts.length > SHOWN && <p className="muted small">and {formatCount(hosts.length - SHOWN)} more hosts</p>}
+          {error !== undefined && <ErrorNote error={error} />}
         </>
       )}
     </section>

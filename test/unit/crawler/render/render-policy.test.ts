@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { changedMaterially, RenderPolicy, renderGroup } from '../../../../crawler/render/render-policy.ts';
+import { hostRenderModes, withHostRenderMode } from '../../../../crawler/protocol/settings.ts';
 
 const SAME = { newLinks: 0, rawWords: 300, renderedWords: 310, queryTermsGained: 0 };
 const BUILT = { newLinks: 12, rawWords: 2, renderedWords: 400, queryTermsGained: 2 };
@@ -44,5 +45,16 @@ describe('the render policy', () => {
   it('never renders with never, and renders every page with always', () => {
     assert.equal(new RenderPolicy('never').shouldRender('https://a.example/x', 'empty-app-root'), false);
     assert.equal(new RenderPolicy('always').shouldRender('https://a.example/x', null), true);
+  });
+
+  it('lets one host be rendered differently from the crawl, and changed while it runs', () => {
+    const policy = new RenderPolicy('auto', hostRenderModes(['app.example=always', 'Static.Example=never']));
+    assert.equal(policy.shouldRender('https://app.example/x', null), true);
+    assert.equal(policy.shouldRender('https://static.example/x', 'empty-app-root'), false, 'host names match without case');
+    assert.equal(policy.hostMode('other.example'), null);
+    policy.setHostMode('app.example', null);
+    assert.equal(policy.shouldRender('https://app.example/y', null), false, 'back to the crawl\'s own mode');
+    assert.deepEqual(withHostRenderMode(['a.example=never', 'b.example=always'], 'A.example', 'auto'), ['a.example=auto', 'b.example=always']);
+    assert.deepEqual(withHostRenderMode(['a.example=never'], 'a.example', null), []);
   });
 });
