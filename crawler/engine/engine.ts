@@ -474,12 +474,18 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   }
 
   #track(task: Promise<void>): void {
-    this.#tasks.add(task);
-    task.then(
+    this.#trackIn(this.#tasks, task);
+  }
+
+  /** Keeps `work` in `set` until it ends; its error ends the crawl as any task's does, and its end wakes the loop. */
+  #trackIn(set: Set<Promise<void>>, work: Promise<void>, onEnd?: () => void): void {
+    set.add(work);
+    work.then(
       () => undefined,
       (err: unknown) => this.#onTaskError(err),
     ).finally(() => {
-      this.#tasks.delete(task);
+      set.delete(work);
+      onEnd?.();
       this.#wake?.();
     });
   }
@@ -615,16 +621,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     }
   }
 
+  /** Side work (a render, a page's requisites) holds no request slot; as it ends, hosts parked for it are offered again. */
   #trackBeside(work: Promise<void>): void {
-    this.#beside.add(work);
-    work.then(
-      () => undefined,
-      (err: unknown) => this.#onTaskError(err),
-    ).finally(() => {
-      this.#beside.delete(work);
+    this.#trackIn(this.#beside, work, () => {
       for (const host of this.#parked) this.#frontier.unpark(host);
       this.#parked.clear();
-      this.#wake?.();
     });
   }
 
