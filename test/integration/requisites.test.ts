@@ -11,6 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WARCParser } from 'warcio';
 import { exportWarc } from '../../crawler/export/warc/export.ts';
 import { exportMirror } from '../../crawler/export/mirror/export.ts';
+import { CrawlEngine } from '../../crawler/engine/engine.ts';
+import { openCollection } from '../../crawler/store/database.ts';
+import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
 import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
@@ -98,5 +101,28 @@ describe('page requisites', () => {
     assert.match(home, /<style>h1\s*\{\s*color:\s*teal;?\s*\}<\/style>/, 'the stored theme stylesheet, inline');
     assert.match(home, new RegExp(`<img alt="diagram" src="data:image/png;base64,${Buffer.from('diagram').toString('base64')}">`), 'the stored image, inline');
     assert.doesNotMatch(home, /localhost:\d+\/pixel\.png/, 'the image the collection lacks is not linked');
+  });
+});
+
+describe('page requisites when the crawl is stopped', () => {
+  it('stop() does not wait for requisites that would need more host turns', async () => {
+    const images = Array.from({ length: 30 }, (_, i) => `<img src="/img/${i}.png" alt="">`).join('');
+    const site = await startTestSite({ '/': send('text/html', `<title>Gallery</title><p>Write-ahead logging.</p>${images}`) }, send('image/png', 'png'));
+    const dir = tempDir('forager-requisites-stop-');
+    const db = openCollection(join(dir.dir, 'c.db'), { create: true });
+    try {
+      const settings = testSettings([`${site.origin}/`], { query: 'write-ahead logging', requisites: 'same-host', delayMs: 300 });
+      saveSettings(db, settings);
+      const engine = new CrawlEngine(db, settings);
+      engine.once('page', () => setTimeout(() => engine.stop(), 400));
+      const started = performance.now();
+      assert.equal(await engine.run(), 'stopped');
+      assert.ok(performance.now() - started < 5000, `the crawl ended ${(performance.now() - started).toFixed(0)} ms after it began, not after 30 polite requests`);
+      assert.ok(site.requests.filter((p) => p.startsWith('/img/')).length < 30, 'the requisites still waiting were not fetched');
+    } finally {
+      db.close();
+      await site.close();
+      dir.cleanup();
+    }
   });
 });
