@@ -133,6 +133,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Why pages are not rendered although the settings ask for it (no browser found), for the CLI and the UI. */
   renderNotice: string | undefined;
   readonly #abort = new AbortController();
+  /** Aborted when the crawl loop ends (or the crawl is aborted): side work then stops waiting for host turns no loop will give. */
+  readonly #sideAbort = new AbortController();
   #run: RunStore | undefined;
   #startedAt = 0;
   #pagesThisRun = 0;
@@ -227,7 +229,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       },
       allowHosts: this.settings.renderAllowHosts,
     });
-    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(this.#subresources, renders, this.settings.requisites, this.#abort.signal);
+    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(this.#subresources, renders, this.settings.requisites, AbortSignal.any([this.#abort.signal, this.#sideAbort.signal]));
     const someRendering = this.settings.render !== 'never' || this.settings.renderHostModes.some((entry) => !entry.endsWith('=never'));
     if (someRendering) this.#setUpRenderStage();
   }
@@ -280,6 +282,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         }
         await this.#sleep(wakeAt);
       }
+      this.#sideAbort.abort();
       await Promise.allSettled([...this.#tasks, ...this.#beside]);
     } finally {
       this.#finishRun(outcome);

@@ -105,7 +105,7 @@ describe('page requisites', () => {
 });
 
 describe('page requisites when the crawl is stopped', () => {
-  it('stop() does not wait for requisites that would need more host turns', async () => {
+  it('stop() does not wait for requisites that would need more host turns', { timeout: 20_000 }, async () => {
     const images = Array.from({ length: 30 }, (_, i) => `<img src="/img/${i}.png" alt="">`).join('');
     const site = await startTestSite({ '/': send('text/html', `<title>Gallery</title><p>Write-ahead logging.</p>${images}`) }, send('image/png', 'png'));
     const dir = tempDir('forager-requisites-stop-');
