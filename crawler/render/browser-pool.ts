@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 
 /** Pages a context renders before it is closed and made afresh (its caches and leaks go with it). */
 const PAGES_PER_CONTEXT = 50;
@@ -87,6 +87,8 @@ export class BrowserPool {
     for (const slot of this.#free) slot.context = undefined;
     if (old !== undefined) await (await old.catch(() => undefined))?.close().catch(() => undefined);
     this.#browserPages = 0;
+    // Loaded on the first render only: a crawl that renders nothing does not carry playwright's modules.
+    const { chromium } = await import('playwright-core');
     this.#browser = chromium.launch({
       executablePath: this.#options.executablePath,
       headless: true,
