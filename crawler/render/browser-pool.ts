@@ -1,9 +1,13 @@
 import type { Browser, BrowserContext } from 'playwright-core';
+import { descendantsMemoryMb } from './browser-memory.ts';
 
 /** Pages a context renders before it is closed and made afresh (its caches and leaks go with it). */
 const PAGES_PER_CONTEXT = 50;
 /** Pages the browser renders before it is restarted, which bounds its memory on a long crawl. */
 const PAGES_PER_BROWSER = 500;
+/** The browser is also restarted when its processes hold more than this (looked at every MEMORY_CHECK_EVERY pages). */
+const BROWSER_MEMORY_MB = 450;
+const MEMORY_CHECK_EVERY = 25;
 
 const LAUNCH_ARGS = [
   '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update',
@@ -26,13 +30,14 @@ interface Slot {
 
 /**
  * One browser process and a few contexts, lent one render at a time. Contexts are recycled
- * by page count and the browser restarted by page count; a browser that died is launched
- * again on the next render.
+ * by page count, and the browser restarted by page count or by the memory its processes
+ * hold, between renders; a browser that died is launched again on the next render.
  */
 export class BrowserPool {
   readonly #options: BrowserPoolOptions;
   #browser: Promise<Browser> | undefined;
   #browserPages = 0;
+  #memoryCheckedAt = 0;
   readonly #free: Slot[] = [];
   readonly #waiting: ((slot: Slot) => void)[] = [];
   #closed = false;
@@ -70,7 +75,13 @@ export class BrowserPool {
   async #browserAlive(): Promise<boolean> {
     if (this.#browser === undefined) return false;
     const browser = await this.#browser.catch(() => undefined);
-    return browser?.isConnected() === true && this.#browserPages < PAGES_PER_BROWSER;
+    if (browser?.isConnected() !== true) return false;
+    // A restart waits until no other render is open, so that it cuts none short.
+    if (this.#free.length < this.#options.contexts - 1) return true;
+    if (this.#browserPages >= PAGES_PER_BROWSER) return false;
+    if (this.#browserPages - this.#memoryCheckedAt < MEMORY_CHECK_EVERY) return true;
+    this.#memoryCheckedAt = this.#browserPages;
+    return (descendantsMemoryMb() ?? 0) <= BROWSER_MEMORY_MB;
   }
 
   async #newContext(): Promise<BrowserContext> {
@@ -87,6 +98,7 @@ export class BrowserPool {
     for (const slot of this.#free) slot.context = undefined;
     if (old !== undefined) await (await old.catch(() => undefined))?.close().catch(() => undefined);
     this.#browserPages = 0;
+    this.#memoryCheckedAt = 0;
     // Loaded on the first render only: a crawl that renders nothing does not carry playwright's modules.
     const { chromium } = await import('playwright-core');
     this.#browser = chromium.launch({

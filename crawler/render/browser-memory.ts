@@ -1,0 +1,42 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Resident memory in MB of every process descending from this one, read from /proc; undefined
+ * where there is no /proc. The crawler starts no process but the browser (parse workers are
+ * threads), so this is the browser with its renderer and utility processes. Shared pages are
+ * counted in each process: the figure errs high, which is the safe side for a restart rule.
+ */
+export function descendantsMemoryMb(ourPid: number = process.pid): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return undefined;
+  }
+  const parentOf = new Map<number, number>();
+  for (const entry of entries) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses: the fields after its last ')' are fixed.
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const descends = (pid: number): boolean => {
+    for (let at = parentOf.get(pid), hops = 0; at !== undefined && at > 1 && hops < 64; at = parentOf.get(at), hops++) {
+      if (at === ourPid) return true;
+    }
+    return false;
+  };
+  let kB = 0;
+  for (const pid of parentOf.keys()) {
+    if (!descends(pid)) continue;
+    try {
+      kB += Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return kB / 1024;
+}
