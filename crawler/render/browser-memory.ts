@@ -1,12 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Resident memory in MB of every process descending from this one, read from /proc; undefined
- * where there is no /proc. The crawler starts no process but the browser (parse workers are
- * threads), so this is the browser with its renderer and utility processes. Shared pages are
- * counted in each process: the figure errs high, which is the safe side for a restart rule.
+ * The processes descending from this one, from /proc; undefined where there is no /proc. The
+ * crawler starts no process but the browser (parse workers are threads), so these are the
+ * browser and its zygote, renderer and utility processes.
  */
-export function descendantsMemoryMb(ourPid: number = process.pid): number | undefined {
+export function descendantPids(ourPid: number = process.pid): number[] | undefined {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
@@ -29,9 +28,19 @@ export function descendantsMemoryMb(ourPid: number = process.pid): number | unde
     }
     return false;
   };
+  return [...parentOf.keys()].filter(descends);
+}
+
+/**
+ * Resident memory in MB of the browser's processes (descendantPids); undefined where there is
+ * no /proc. Shared pages are counted in each process: the figure errs high, which is the safe
+ * side for a restart rule.
+ */
+export function descendantsMemoryMb(ourPid: number = process.pid): number | undefined {
+  const pids = descendantPids(ourPid);
+  if (pids === undefined) return undefined;
   let kB = 0;
-  for (const pid of parentOf.keys()) {
-    if (!descends(pid)) continue;
+  for (const pid of pids) {
     try {
       kB += Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     } catch {

@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { descendantsMemoryMb } from './browser-memory.ts';
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { descendantPids, descendantsMemoryMb } from './browser-memory.ts';
 
 /** Pages a context renders before it is closed and made afresh (its caches and leaks go with it). */
 const PAGES_PER_CONTEXT = 50;
@@ -16,6 +18,32 @@ const LAUNCH_ARGS = [
   // past would go to a proxy that does not exist, loopback included, so nothing reaches the network.
   '--proxy-bypass-list=<-loopback>',
 ];
+
+/** Niceness of the browser's processes: on a small machine, the crawler's own work goes first. */
+const BROWSER_NICENESS = 10;
+
+/**
+ * Renders share the CPU with the HTTP loop and the parser: at a lower priority the browser
+ * takes what they leave, so static pages are not slowed by pages being rendered. Linux sets
+ * niceness per thread, so every thread of every browser process is lowered.
+ */
+function lowerBrowserPriority(): void {
+  for (const pid of descendantPids() ?? []) {
+    let threads: string[];
+    try {
+      threads = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      threads = [String(pid)];
+    }
+    for (const tid of threads) {
+      try {
+        setPriority(Number(tid), BROWSER_NICENESS);
+      } catch {
+        // Gone already, or not ours to change: rendering goes on at its priority.
+      }
+    }
+  }
+}
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -61,6 +89,9 @@ export class BrowserPool {
       this.#browserPages++;
       return await work(slot.context);
     } finally {
+      // A context's first page starts the processes it needs (a renderer, the GPU process, which
+      // Chromium raises itself): they are lowered once it is done.
+      if (slot.pages === 1) lowerBrowserPriority();
       this.#give(slot);
     }
   }
