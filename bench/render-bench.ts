@@ -19,6 +19,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { findBrowser } from '../crawler/render/find-browser.ts';
 import { shebangNodeFlags } from './support/child-run.ts';
+import { numberOption } from './support/options.ts';
 import { treePssMb } from './support/process-tree.ts';
 
 const REPO = join(import.meta.dirname, '..');
@@ -27,14 +28,9 @@ const TARGETS = { renderedPagesPerSecond: 4, peakMb: 600, growth: 0.2, staticLos
 /** Pages open at once, for both crawlers (Forager's render contexts). */
 const PAGES_AT_ONCE = 2;
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
-
-const pages = option('pages', 2000);
-const spaHosts = option('spa-hosts', 4);
-const staticPages = option('static-pages', 2000);
+const pages = numberOption('pages', 2000);
+const spaHosts = numberOption('spa-hosts', 4);
+const staticPages = numberOption('static-pages', 2000);
 const browser = findBrowser('/usr/bin/chromium-headless-shell');
 if (browser.kind === 'missing') {
   console.error(`bench:render needs chromium-headless-shell (apt-get install chromium-headless-shell): ${browser.message}`);

@@ -13,20 +13,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { shebangNodeFlags } from './support/child-run.ts';
+import { numberOption } from './support/options.ts';
 
 const REPO = join(import.meta.dirname, '..');
 const FORAGER = join(REPO, 'bin/forager.js');
 const TARGET_PEAK_MB = 300;
 const FLATNESS = 0.1;
 
-function option(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-}
-
-const pages = option('pages', 100_000);
-const hosts = option('hosts', 500);
-const concurrency = option('concurrency', 16);
+const pages = numberOption('pages', 100_000);
+const hosts = numberOption('hosts', 500);
+const concurrency = numberOption('concurrency', 16);
 const pagesPerHost = Math.ceil((pages * 1.25) / hosts);
 
 /** The web, in its own process; resolves with the ports once it listens. Every request it serves is logged by `log`. */

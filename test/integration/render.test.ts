@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
@@ -17,12 +16,11 @@ import { verifyWacz } from '../../crawler/export/wacz/verify.ts';
 import { exportWarc } from '../../crawler/export/warc/export.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
-import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
+import { respond, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
 const browser = findBrowser('');
 const DELAY_MS = 150;
 
-const send = (type: string, body: string): Handler => (_req, res) => void res.writeHead(200, { 'content-type': type }).end(body);
 
 /** The shell every page of the app serves: no text, no links, a script that builds both. */
 function shell(thirdParty: string): string {
@@ -49,27 +47,22 @@ describe('rendering pages built by JavaScript', { skip: browser.kind === 'missin
   let site: TestSite;
   let thirdParty: TestSite;
   let run: CrawlRun;
-  const times: number[] = [];
   const dir = tempDir('forager-render-');
 
   before(async () => {
-    thirdParty = await startTestSite({ '/tracker.js': send('text/javascript', 'window.tracked = true;') });
+    thirdParty = await startTestSite({ '/tracker.js': respond('text/javascript', 'window.tracked = true;') });
     const thirdOrigin = thirdParty.origin.replace('127.0.0.1', 'localhost');
-    const timed = (handler: Handler): Handler => (req: IncomingMessage, res: ServerResponse) => {
-      times.push(performance.now());
-      handler(req, res);
-    };
     const routes: Record<string, Handler> = {
-      '/robots.txt': send('text/plain', 'User-agent: *\nDisallow: /api/private\n'),
-      '/app.js': send('text/javascript', APP_JS),
-      '/app.css': send('text/css', 'h1 { color: teal }'),
-      '/logo.png': send('image/png', 'png'),
+      '/robots.txt': respond('text/plain', 'User-agent: *\nDisallow: /api/private\n'),
+      '/app.js': respond('text/javascript', APP_JS),
+      '/app.css': respond('text/css', 'h1 { color: teal }'),
+      '/logo.png': respond('image/png', 'png'),
     };
     for (const [key, page] of Object.entries(PAGES)) {
-      routes[key === 'home' ? '/' : `/${key}`] = send('text/html', shell(thirdOrigin));
-      routes[`/api/pages/${key}`] = send('application/json', JSON.stringify(page));
+      routes[key === 'home' ? '/' : `/${key}`] = respond('text/html', shell(thirdOrigin));
+      routes[`/api/pages/${key}`] = respond('application/json', JSON.stringify(page));
     }
-    site = await startTestSite(Object.fromEntries(Object.entries(routes).map(([path, handler]) => [path, timed(handler)])), timed((_req, res) => void res.writeHead(404).end()));
+    site = await startTestSite(routes);
     run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { query: 'write-ahead logging checkpoints', render: 'auto', delayMs: DELAY_MS, maxPages: 20 }));
   });
 
@@ -108,8 +101,8 @@ describe('rendering pages built by JavaScript', { skip: browser.kind === 'missin
   });
 
   it('keeps the host spacing for subresources as for pages', () => {
-    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-    assert.ok(times.length >= 10, `${times.length} requests`);
+    const gaps = site.arrivals.slice(1).map((t, i) => t - (site.arrivals[i] as number));
+    assert.ok(site.arrivals.length >= 10, `${site.arrivals.length} requests`);
     assert.ok(Math.min(...gaps) >= DELAY_MS - 15, `the closest two requests were ${Math.min(...gaps).toFixed(0)} ms apart`);
   });
 

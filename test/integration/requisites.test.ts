@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { createReadStream, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WARCParser } from 'warcio';
 import { exportWarc } from '../../crawler/export/warc/export.ts';
 import { exportMirror } from '../../crawler/export/mirror/export.ts';
@@ -15,10 +14,9 @@ import { CrawlEngine } from '../../crawler/engine/engine.ts';
 import { openCollection } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
-import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
+import { respond, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
 const DELAY_MS = 100;
-const send = (type: string, body: string): Handler => (_req, res) => void res.writeHead(200, { 'content-type': type }).end(body);
 
 function page(title: string, links: string[], thirdParty: string): string {
   return `<!doctype html><html><head><title>${title}</title><link rel="stylesheet" href="/css/site.css"><link rel="stylesheet" href="/css/theme.css"><link rel="icon" href="/favicon.ico"></head>
@@ -30,29 +28,24 @@ describe('page requisites', () => {
   let site: TestSite;
   let thirdParty: TestSite;
   let run: CrawlRun;
-  const times: number[] = [];
   const dir = tempDir('forager-requisites-');
 
   before(async () => {
-    thirdParty = await startTestSite({ '/pixel.png': send('image/png', 'png') });
+    thirdParty = await startTestSite({ '/pixel.png': respond('image/png', 'png') });
     const elsewhere = thirdParty.origin.replace('127.0.0.1', 'localhost');
     const routes: Record<string, Handler> = {
-      '/robots.txt': send('text/plain', 'User-agent: *\nDisallow: /private\n'),
-      '/': send('text/html', page('Home', ['/a', '/b'], elsewhere)),
-      '/a': send('text/html', page('A', ['/'], elsewhere)),
-      '/b': send('text/html', page('B', ['/'], elsewhere)),
-      '/css/site.css': send('text/css', '@import "theme.css"; @font-face { font-family: x; src: url(../fonts/x.woff2) } body { background: url("/img/bg.png") }'),
-      '/css/theme.css': send('text/css', 'h1 { color: teal }'),
-      '/fonts/x.woff2': send('font/woff2', 'font'),
-      '/img/bg.png': send('image/png', 'bg'),
-      '/img/diagram.png': send('image/png', 'diagram'),
-      '/favicon.ico': send('image/x-icon', 'ico'),
+      '/robots.txt': respond('text/plain', 'User-agent: *\nDisallow: /private\n'),
+      '/': respond('text/html', page('Home', ['/a', '/b'], elsewhere)),
+      '/a': respond('text/html', page('A', ['/'], elsewhere)),
+      '/b': respond('text/html', page('B', ['/'], elsewhere)),
+      '/css/site.css': respond('text/css', '@import "theme.css"; @font-face { font-family: x; src: url(../fonts/x.woff2) } body { background: url("/img/bg.png") }'),
+      '/css/theme.css': respond('text/css', 'h1 { color: teal }'),
+      '/fonts/x.woff2': respond('font/woff2', 'font'),
+      '/img/bg.png': respond('image/png', 'bg'),
+      '/img/diagram.png': respond('image/png', 'diagram'),
+      '/favicon.ico': respond('image/x-icon', 'ico'),
     };
-    const timed = (handler: Handler): Handler => (req: IncomingMessage, res: ServerResponse) => {
-      times.push(performance.now());
-      handler(req, res);
-    };
-    site = await startTestSite(Object.fromEntries(Object.entries(routes).map(([path, handler]) => [path, timed(handler)])), timed((_req, res) => void res.writeHead(404).end()));
+    site = await startTestSite(routes);
     run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { query: 'write-ahead logging', requisites: 'same-host', delayMs: DELAY_MS }));
   });
 
@@ -76,7 +69,7 @@ describe('page requisites', () => {
   it('keeps to robots.txt, the page\'s own host, and the host spacing', () => {
     assert.equal(site.count('/private/secret.png'), 0);
     assert.equal(thirdParty.requests.length, 0, 'same-host requisites leave other hosts alone');
-    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    const gaps = site.arrivals.slice(1).map((t, i) => t - (site.arrivals[i] as number));
     assert.ok(Math.min(...gaps) >= DELAY_MS - 15, `the closest two requests were ${Math.min(...gaps).toFixed(0)} ms apart`);
   });
 
@@ -107,7 +100,7 @@ describe('page requisites', () => {
 describe('page requisites when the crawl is stopped', () => {
   it('stop() does not wait for requisites that would need more host turns', { timeout: 20_000 }, async () => {
     const images = Array.from({ length: 30 }, (_, i) => `<img src="/img/${i}.png" alt="">`).join('');
-    const site = await startTestSite({ '/': send('text/html', `<title>Gallery</title><p>Write-ahead logging.</p>${images}`) }, send('image/png', 'png'));
+    const site = await startTestSite({ '/': respond('text/html', `<title>Gallery</title><p>Write-ahead logging.</p>${images}`) }, respond('image/png', 'png'));
     const dir = tempDir('forager-requisites-stop-');
     const db = openCollection(join(dir.dir, 'c.db'), { create: true });
     try {

@@ -7,6 +7,8 @@ export interface TestSite {
   origin: string;
   /** Every request path in arrival order. */
   requests: string[];
+  /** When each request arrived (performance.now()), in the same order: for politeness checks. */
+  arrivals: number[];
   /** How many times each path was requested. */
   count(path: string): number;
   close(): Promise<void>;
@@ -18,9 +20,11 @@ export interface TestSite {
  */
 export async function startTestSite(routes: Record<string, Handler>, fallback?: Handler): Promise<TestSite> {
   const requests: string[] = [];
+  const arrivals: number[] = [];
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     requests.push(path);
+    arrivals.push(performance.now());
     const handler = routes[path] ?? fallback;
     if (handler === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -33,6 +37,7 @@ export async function startTestSite(routes: Record<string, Handler>, fallback?: 
   return {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    arrivals,
     count: (path) => requests.filter((p) => p === path).length,
     close: () =>
       new Promise<void>((resolve) => {
@@ -40,6 +45,11 @@ export async function startTestSite(routes: Record<string, Handler>, fallback?: 
         server.close(() => resolve());
       }),
   };
+}
+
+/** A 200 with this Content-Type and body. */
+export function respond(type: string, body: string): Handler {
+  return (_req, res) => void res.writeHead(200, { 'content-type': type }).end(body);
 }
 
 export function html(body: string, title = 'page'): Handler {

@@ -1,0 +1,8 @@
+/** A numeric `--name N` of the benchmark's command line, or `fallback` when it is not given. */
+export function numberOption(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at === -1) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number, got "${process.argv[at + 1] ?? ''}"`);
+  return value;
+}
