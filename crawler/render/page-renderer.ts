@@ -53,6 +53,31 @@ export interface RenderInput {
   body: Buffer;
 }
 
+/** Resolves in the page once its DOM has not changed for DOM_QUIET_MS. */
+const WAIT_FOR_QUIET_DOM = `new Promise((resolve) => {
+  const check = () => {
+    const quietFor = performance.now() - (globalThis.__foragerLastMutation ?? 0);
+    if (quietFor >= ${DOM_QUIET_MS}) resolve(true);
+    else setTimeout(check, ${DOM_QUIET_MS} - quietFor);
+  };
+  check();
+})`;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The promise's value, or false once `deadline` (performance.now() time) passes first. */
+async function beforeDeadline(promise: Promise<boolean>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const WATCH_MUTATIONS = `(() => {
   globalThis.__foragerLastMutation = performance.now();
   new MutationObserver(() => { globalThis.__foragerLastMutation = performance.now(); })
@@ -102,12 +127,14 @@ export class PageRenderer {
       await page.goto(input.url, { waitUntil: 'domcontentloaded', timeout: this.#timeoutMs }).catch(() => undefined);
       let timedOut = true;
       while (performance.now() < deadline) {
-        const domQuietMs = (await page.evaluate('performance.now() - (globalThis.__foragerLastMutation ?? 0)').catch(() => 0)) as number;
-        if (pending === 0 && performance.now() - lastNetwork >= NETWORK_QUIET_MS && domQuietMs >= DOM_QUIET_MS) {
+        // The page itself waits for its DOM to be quiet (one round trip, not one per poll); the network is known here.
+        const domQuiet = await beforeDeadline(page.evaluate(WAIT_FOR_QUIET_DOM).then(() => true, () => false), deadline);
+        const networkQuietFor = performance.now() - lastNetwork;
+        if (domQuiet && pending === 0 && networkQuietFor >= NETWORK_QUIET_MS) {
           timedOut = false;
           break;
         }
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await sleep(Math.min(Math.max(POLL_MS, NETWORK_QUIET_MS - networkQuietFor), Math.max(0, deadline - performance.now())));
       }
       abort.abort();
       const dom = await page.content().catch(() => '');
