@@ -176,6 +176,9 @@ async function runForager(options: BenchOptions, site: ServedSite, budget: numbe
     '--delay-factor', '0',
     '--strategy', options.strategy,
     '--concurrency', String(CONCURRENCY),
+    // Like for like with CheerioCrawler, which fetches HTML only: no browser, no page requisites.
+    '--render', 'never',
+    '--requisites', 'none',
     '--json',
   ];
   const { json } = await runJsonChild(process.execPath, args, { cwd: REPO_ROOT, timeoutMs: FORAGER_TIMEOUT_MS, label: 'forager' });
