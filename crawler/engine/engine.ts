@@ -248,6 +248,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       queryTerms: [...new Set(contentTerms(this.settings.query))],
       renderer: new PageRenderer(this.#browsers, this.#subresources, this.settings.renderTimeoutMs),
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
+      // The decoded-size cap of any page, in characters.
+      maxDomChars: this.settings.maxDecodedBytes,
     }, RENDER_BACKLOG);
   }
 

@@ -10,6 +10,8 @@ export interface RenderStageDeps {
   /** The driving query's content terms (stems, as text.ts makes them). */
   queryTerms: readonly string[];
   renderer: PageRenderer;
+  /** Rendered DOMs longer than this are dropped (the page is stored as its HTML gave it). */
+  maxDomChars: number;
   /** Parses a rendered DOM as a page of the task's URL (a parse worker's job). */
   analyseDom(task: QueuedUrl, dom: string): Promise<ResponseAnalysis>;
 }
@@ -63,6 +65,11 @@ export class RenderStage {
         body: Buffer.from(result.body ?? new Uint8Array(0)),
       });
     } catch {
+      this.failed++;
+      return undefined;
+    }
+    // A script can build a DOM far larger than any page it came in: such a render is not kept.
+    if (page.dom.length > this.#deps.maxDomChars) {
       this.failed++;
       return undefined;
     }

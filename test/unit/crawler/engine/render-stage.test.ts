@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RenderStage } from '../../../../crawler/engine/render-stage.ts';
+import type { FetchResult } from '../../../../crawler/net/fetch-page.ts';
+import { analyseResponse } from '../../../../crawler/parse/analyse-response.ts';
+import type { PageRenderer } from '../../../../crawler/render/page-renderer.ts';
+import { RenderPolicy } from '../../../../crawler/render/render-policy.ts';
+import type { QueuedUrl } from '../../../../crawler/store/url-store.ts';
+
+const TASK: QueuedUrl = { id: 1, url: 'http://app.test/p/1', hostId: 1, depth: 0, redirects: 0, attempts: 0, kind: 'page' };
+const SHELL = '<div id="root"></div><script src="/app.js"></script>';
+const RESULT = { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(SHELL) } as unknown as FetchResult;
+
+function analyse(html: string) {
+  return analyseResponse({ url: TASK.url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(html), agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20 });
+}
+
+function stage(dom: string, maxDomChars: number, policy = new RenderPolicy('auto')): RenderStage {
+  const renderer = { render: async () => ({ dom, requests: [], ms: 5, timedOut: false }) } as unknown as PageRenderer;
+  return new RenderStage({ policy, queryTerms: ['checkpoint'], renderer, analyseDom: async (_task, html) => analyse(html), maxDomChars }, 2);
+}
+
+describe('the render stage', () => {
+  it('keeps a render that built the page, and the policy learns the group needs rendering', async () => {
+    const policy = new RenderPolicy('auto');
+    const built = `<div id="root"><h1>Checkpoint</h1><a href="/p/2">2</a> <a href="/p/3">3</a></div>`;
+    const raw = analyse(SHELL);
+    assert.equal(stage(built, 1 << 20, policy).wants(TASK, RESULT, raw), true, 'an empty app root asks for a render');
+    const rendered = await stage(built, 1 << 20, policy).render(TASK, RESULT, raw);
+    assert.equal(rendered?.analysis.page?.links.length, 2);
+    assert.deepEqual(policy.groups(), [{ group: 'http://app.test/p', state: 'render' }]);
+  });
+
+  it('drops a render whose DOM outgrew the size cap, and says it failed', async () => {
+    const huge = `<div id="root">${'<p>checkpoint</p>'.repeat(200)}</div>`;
+    const s = stage(huge, 1000);
+    assert.equal(await s.render(TASK, RESULT, analyse(SHELL)), undefined);
+    assert.equal(s.failed, 1);
+    assert.equal(s.rendered, 0);
+  });
+});
