@@ -39,7 +39,8 @@ export class UrlHeap {
   /**
    * Keeps one entry per URL that `currentPriority` still knows (undefined drops it), at its
    * current priority, and rebuilds the heap in linear time. Halves the arrays while they are
-   * less than a quarter full, so a long crawl's heaps shrink back as their stale entries go.
+   * less than a quarter full, so a long crawl's heaps shrink back as their stale entries go,
+   * and doubles them when it freed less than half, so compactions stay rare.
    */
   compact(currentPriority: (id: number) => number | undefined): void {
     const kept = new Set<number>();
@@ -57,9 +58,15 @@ export class UrlHeap {
     this.#size = size;
     let capacity = this.#id.length;
     while (capacity > MIN_CAPACITY && size < capacity / 4) capacity /= 2;
-    if (capacity < this.#id.length) {
-      this.#priority = this.#priority.slice(0, capacity);
-      this.#id = this.#id.slice(0, capacity);
+    // Still more than half full: grow now, so that the next compaction is at least half a heap of pushes away (amortised O(1)).
+    if (size > capacity / 2) capacity *= 2;
+    if (capacity !== this.#id.length) {
+      const priority = new Float64Array(capacity);
+      const id = new Float64Array(capacity);
+      priority.set(this.#priority.subarray(0, size));
+      id.set(this.#id.subarray(0, size));
+      this.#priority = priority;
+      this.#id = id;
     }
     for (let i = (size >> 1) - 1; i >= 0; i--) this.#siftDown(i);
   }
