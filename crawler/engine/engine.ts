@@ -645,7 +645,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     if (recorded.hot) this.#hotThisRun++;
     this.#hotThisRun += this.#revision.afterPage();
     this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
-    if (this.#requisites !== undefined && recorded.requisites.length > 0) this.#trackBeside(this.#requisites.fetchFor(recorded.seq, task.url, recorded.requisites));
+    if (this.#requisites !== undefined && recorded.requisites !== null) this.#trackBeside(this.#requisites.fetchFor(recorded.seq, task.url, recorded.requisites));
   }
 
   #requeueQuietly(urlId: number): void {

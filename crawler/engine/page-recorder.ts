@@ -34,8 +34,8 @@ export interface RecordedPage {
   hints: UrlHint[];
   /** Time the judge took on this page. */
   judgeMs: number;
-  /** The stylesheets, icons and images it shows, absolute, for the requisite fetcher; empty unless a 2xx HTML page. */
-  requisites: string[];
+  /** The stylesheets, icons and images it shows, as written, and what they resolve against; null unless a 2xx HTML page. */
+  requisites: PageRequisites | null;
 }
 
 /** What PageRecorder reads of the crawl's settings, as the engine builds it. */
@@ -55,18 +55,12 @@ interface StoredLinks {
 
 const NO_LINKS: StoredLinks = { links: 0, newUrls: 0, hints: [] };
 
-function absoluteUrls(hrefs: readonly string[], base: string): string[] {
-  const urls: string[] = [];
-  for (const href of hrefs) {
-    try {
-      const url = new URL(href, base);
-      url.hash = '';
-      urls.push(url.href);
-    } catch {
-      // Not a URL: nothing to fetch.
-    }
-  }
-  return urls;
+/** A page's requisites left unresolved: only a crawl that fetches them pays for resolving them. */
+export interface PageRequisites {
+  hrefs: readonly string[];
+  /** The URL the page came from, and its <base href> if any (see effectiveBase). */
+  pageUrl: string;
+  baseHref: string | undefined;
 }
 
 /** A page's render: its DOM parsed, and what to store of it (the page's seq and links added are filled in on storing). */
@@ -259,7 +253,7 @@ export class PageRecorder {
         outlinks: [...outlinks],
         hints: links.hints,
         judgeMs,
-        requisites: page === null || result.status < 200 || result.status >= 300 ? [] : absoluteUrls(page.requisites, effectiveBase(result.url, page.baseHref)),
+        requisites: page === null || result.status < 200 || result.status >= 300 || page.requisites.length === 0 ? null : { hrefs: page.requisites, pageUrl: result.url, baseHref: page.baseHref },
       };
     }).immediate();
     // Indexed once committed: a page whose transaction rolled back must not be anyone's original.

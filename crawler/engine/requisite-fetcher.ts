@@ -1,7 +1,9 @@
 import { cssReferences } from '../parse/css-references.ts';
+import { effectiveBase } from '../parse/extract-html.ts';
 import type { RequisiteMode } from '../protocol/settings.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
 import type { RenderStore } from '../store/render-store.ts';
+import type { PageRequisites } from './page-recorder.ts';
 
 /** References followed per stylesheet, and stylesheets within stylesheets (@import) followed this deep. */
 const MAX_CSS_REFERENCES = 64;
@@ -38,8 +40,8 @@ export class RequisiteFetcher {
     return this.#backlog >= BACKLOG;
   }
 
-  /** Fetches the page's requisites (absolute URLs) and records those stored. */
-  async fetchFor(pageSeq: number, pageUrl: string, urls: readonly string[]): Promise<void> {
+  /** Fetches the page's requisites and records those stored. */
+  async fetchFor(pageSeq: number, pageUrl: string, requisites: PageRequisites): Promise<void> {
     this.#backlog++;
     if (this.#running >= MAX_PAGES_AT_ONCE) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#running++;
@@ -57,7 +59,11 @@ export class RequisiteFetcher {
           if (resolved !== undefined) await fetchOne(resolved, depth + 1);
         }
       };
-      for (const url of urls) await fetchOne(url, 0);
+      const base = effectiveBase(requisites.pageUrl, requisites.baseHref);
+      for (const href of requisites.hrefs) {
+        const url = resolve(href, base);
+        if (url !== undefined) await fetchOne(url, 0);
+      }
     } finally {
       this.#running--;
       this.#backlog--;
@@ -73,6 +79,7 @@ export class RequisiteFetcher {
   }
 }
 
+/** `ref` against `base`, without its fragment; undefined when it is not a URL. */
 function resolve(ref: string, base: string): string | undefined {
   try {
     const url = new URL(ref, base);
