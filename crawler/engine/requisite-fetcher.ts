@@ -71,11 +71,9 @@ export class RequisiteFetcher {
     }
   }
 
+  /** The scope of `--requisites`: the page's own origin, or any (the subresource fetcher refuses what is not http(s)). */
   #inScope(url: string, pageUrl: string): boolean {
-    if (this.#mode === 'none') return false;
-    const target = new URL(url);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return false;
-    return this.#mode === 'all' || target.origin === new URL(pageUrl).origin;
+    return this.#mode === 'all' || new URL(url).origin === new URL(pageUrl).origin;
   }
 }
 
