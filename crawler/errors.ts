@@ -72,3 +72,10 @@ export class CollectionLockedError extends ForagerError {
     super('LOCKED', message, context);
   }
 }
+
+/** The browser that renders pages could not be started; the crawl goes on with pages as their HTML gives them. */
+export class BrowserUnavailableError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown>, options?: { cause?: unknown }) {
+    super('BROWSER', message, context, options);
+  }
+}

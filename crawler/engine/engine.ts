@@ -130,8 +130,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Whether pages are rendered, learnt per host and path; kept without a browser too, for the hosts' modes the UI shows. */
   readonly #renderPolicy: RenderPolicy;
   #browsers: BrowserPool | undefined;
-  /** Why pages are not rendered although the settings ask for it (no browser found), for the CLI and the UI. */
-  renderNotice: string | undefined;
+  /** Set when no browser was found for a crawl that renders (see renderNotice). */
+  #noBrowser: string | undefined;
   readonly #abort = new AbortController();
   /** Aborted when the crawl loop ends (or the crawl is aborted): side work then stops waiting for host turns no loop will give. */
   readonly #sideAbort = new AbortController();
@@ -142,6 +142,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #pageTasks = 0;
   #pagesAtStart = 0;
   #hotAtStart = 0;
+  #renderedAtStart = 0;
+  #renderedThisRun = 0;
   #hotThisRun = 0;
   /** Time spent judging pages and ordering URLs (the strategy's work), for the overhead figure. */
   #orderingMs = 0;
@@ -205,6 +207,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
+      fetchesRequisites: settings.requisites !== 'none',
     });
     this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
     this.#setUpSubresources(db);
@@ -239,7 +242,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     if (this.#render !== undefined || this.#subresources === undefined) return;
     const browser = findBrowser(this.settings.browserPath);
     if (browser.kind === 'missing') {
-      this.renderNotice = `pages are not rendered: ${browser.message}`;
+      this.#noBrowser = browser.message;
       return;
     }
     this.#browsers = new BrowserPool({ executablePath: browser.path, contexts: RENDER_CONTEXTS });
@@ -261,6 +264,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       if (!this.#db.memory) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
       this.#run = new RunStore(this.#db, this.#startedAt);
       this.#prepareFrontier();
+      this.#resumeRequisites();
     } catch (err) {
       await this.#closeResources();
       if (storeErrorOf(err) === undefined) throw err;
@@ -354,6 +358,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.stop();
   }
 
+  /** Why pages are not rendered although the settings ask for it (no browser found, or it would not start), for the CLI and the UI. */
+  get renderNotice(): string | undefined {
+    return this.#noBrowser ?? this.#render?.unavailable;
+  }
+
   get paused(): boolean {
     return this.#paused;
   }
@@ -379,6 +388,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       pagesPerSecond: elapsedMs === 0 ? 0 : (this.#pagesThisRun * 1000) / elapsedMs,
       bytesFetched: this.#bytesThisRun,
       elapsedMs,
+      rendered: this.#renderedAtStart + this.#renderedThisRun,
+      ...(this.renderNotice !== undefined ? { renderNotice: this.renderNotice } : {}),
       orderingMs: Math.round(this.#orderingMs),
     };
   }
@@ -416,6 +427,13 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     if (mode !== null && mode !== 'never') this.#setUpRenderStage();
   }
 
+  /** Requisites that a paused or killed run left unfetched are sought again, beside the crawl. */
+  #resumeRequisites(): void {
+    const requisites = this.#requisites;
+    if (requisites === undefined) return;
+    for (const errand of requisites.pending()) this.#trackBeside(requisites.fetchFor(errand.pageSeq, errand.pageUrl, errand.requisites));
+  }
+
   /**
    * Loads hosts, puts URLs that were in flight at a crash back in the queue, replays the
    * stored history into the ordering strategy, queues every waiting URL on its host, and
@@ -439,6 +457,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const counts = crawlCounts(this.#db);
     this.#pagesAtStart = counts.pages;
     this.#hotAtStart = counts.hot;
+    this.#renderedAtStart = counts.rendered;
   }
 
   /**
@@ -618,6 +637,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     try {
       const rendered = await this.#render?.render(task, result, raw);
       this.#afterRecorded(task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
+      if (rendered !== undefined) this.#renderedThisRun++;
     } catch (err) {
       if (storeErrorOf(err) !== undefined || !this.#abort.signal.aborted) throw err;
       this.#requeueQuietly(task.id);

@@ -14,7 +14,7 @@ import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { PageJudge } from '../relevance/judge.ts';
 import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
-import { RenderStore, type RenderRecord } from '../store/render-store.ts';
+import { RenderStore, type PageRequisites, type RenderRecord } from '../store/render-store.ts';
 
 export interface RecordedPage {
   seq: number;
@@ -45,6 +45,8 @@ export interface PageRecorderOptions {
   /** Links kept per page (settings.maxLinksPerPage). */
   maxLinks: number;
   maxDecodedBytes: number;
+  /** Whether the crawl fetches page requisites: a page that has some then notes them as pending in its own transaction. */
+  fetchesRequisites: boolean;
 }
 
 interface StoredLinks {
@@ -54,14 +56,6 @@ interface StoredLinks {
 }
 
 const NO_LINKS: StoredLinks = { links: 0, newUrls: 0, hints: [] };
-
-/** A page's requisites left unresolved: only a crawl that fetches them pays for resolving them. */
-export interface PageRequisites {
-  hrefs: readonly string[];
-  /** The URL the page came from, and its <base href> if any (see effectiveBase). */
-  pageUrl: string;
-  baseHref: string | undefined;
-}
 
 /** A page's render: its DOM parsed, and what to store of it (the page's seq and links added are filled in on storing). */
 export interface RenderedAnalysis {
@@ -106,6 +100,7 @@ export class PageRecorder {
   readonly #agentToken: string;
   readonly #maxLinks: number;
   readonly #maxDecodedBytes: number;
+  readonly #fetchesRequisites: boolean;
   readonly #duplicates: DuplicateFinder;
   readonly #renders: RenderStore;
 
@@ -128,6 +123,7 @@ export class PageRecorder {
     this.#agentToken = options.agentToken;
     this.#maxLinks = options.maxLinks;
     this.#maxDecodedBytes = options.maxDecodedBytes;
+    this.#fetchesRequisites = options.fetchesRequisites;
   }
 
   /** Parses a response in a parse worker: what record() stores, and what decides a render. */
@@ -239,6 +235,9 @@ export class PageRecorder {
         const rawLinks = raw.page?.links.length ?? 0;
         this.#renders.saveRender({ ...rendered.record, pageSeq: seq, linksAdded: Math.max(0, (page?.links.length ?? 0) - rawLinks) });
       }
+      const requisites: PageRequisites | null =
+        page === null || result.status < 200 || result.status >= 300 || page.requisites.length === 0 ? null : { hrefs: page.requisites, pageUrl: result.url, baseHref: page.baseHref };
+      if (requisites !== null && this.#fetchesRequisites) this.#renders.savePendingRequisites(seq, task.url, requisites);
       if (failedReason !== null) this.#urls.finish(task.id, UrlState.failed, failedReason);
       else this.#urls.finish(task.id, UrlState.fetched, analysis.note);
       afterWrite();
@@ -253,7 +252,7 @@ export class PageRecorder {
         outlinks: [...outlinks],
         hints: links.hints,
         judgeMs,
-        requisites: page === null || result.status < 200 || result.status >= 300 || page.requisites.length === 0 ? null : { hrefs: page.requisites, pageUrl: result.url, baseHref: page.baseHref },
+        requisites,
       };
     }).immediate();
     // Indexed once committed: a page whose transaction rolled back must not be anyone's original.

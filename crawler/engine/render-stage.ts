@@ -39,8 +39,14 @@ export class RenderStage {
     return this.#pending >= this.#capacity;
   }
 
-  /** Only an HTML page that parsed, and only when the policy says so. */
+  /** Why the stage renders nothing any more (its browser would not start), if so. */
+  get unavailable(): string | undefined {
+    return this.#deps.renderer.unavailable?.message;
+  }
+
+  /** Only an HTML page that parsed, only while there is a browser, and only when the policy says so. */
   wants(task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis): boolean {
+    if (this.unavailable !== undefined) return false;
     if (task.kind !== 'page' || raw.page === null || result.status < 200 || result.status >= 300 || result.body === undefined) return false;
     return this.#deps.policy.shouldRender(task.url, raw.browserNeed);
   }

@@ -2,8 +2,7 @@ import { cssReferences } from '../parse/css-references.ts';
 import { effectiveBase } from '../parse/extract-html.ts';
 import type { RequisiteMode } from '../protocol/settings.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
-import type { RenderStore } from '../store/render-store.ts';
-import type { PageRequisites } from './page-recorder.ts';
+import type { PageRequisites, RenderStore } from '../store/render-store.ts';
 
 /** References followed per stylesheet, and stylesheets within stylesheets (@import) followed this deep. */
 const MAX_CSS_REFERENCES = 64;
@@ -40,7 +39,12 @@ export class RequisiteFetcher {
     return this.#backlog >= BACKLOG;
   }
 
-  /** Fetches the page's requisites and records those stored. */
+  /** Pages whose requisites an earlier run noted and did not finish fetching. */
+  pending(): { pageSeq: number; pageUrl: string; requisites: PageRequisites }[] {
+    return this.#store.pendingRequisites();
+  }
+
+  /** Fetches the page's requisites and records those stored; the page's pending note is cleared once all were sought. */
   async fetchFor(pageSeq: number, pageUrl: string, requisites: PageRequisites): Promise<void> {
     this.#backlog++;
     if (this.#running >= MAX_PAGES_AT_ONCE) await new Promise<void>((resolve) => this.#waiting.push(resolve));
@@ -64,6 +68,8 @@ export class RequisiteFetcher {
         const url = resolve(href, base);
         if (url !== undefined) await fetchOne(url, 0);
       }
+      // Cut short (a pause, a stop), the errand stays noted for the next run.
+      if (!this.#signal.aborted) this.#store.requisitesDone(pageSeq);
     } finally {
       this.#running--;
       this.#backlog--;

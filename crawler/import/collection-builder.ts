@@ -160,6 +160,8 @@ export class CollectionBuilder {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
+      // An archive's pages come with what it holds of their requisites.
+      fetchesRequisites: false,
     });
     // As a crawl's first run does: the seeds first, so they are the lowest URL ids and resume finds them.
     writeTransaction(this.#db, () => {

@@ -43,6 +43,7 @@ export function collectionStats(db: ReadonlyDb): CrawlStats {
   const fetched = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
   const hosts = db.prepare('SELECT count(*) FROM hosts WHERE origin <> ?').pluck().get(OUT_OF_SCOPE_ORIGIN) as number;
+  const rendered = db.prepare('SELECT count(*) FROM renders').pluck().get() as number;
   return {
     fetched,
     hot,
@@ -57,6 +58,7 @@ export function collectionStats(db: ReadonlyDb): CrawlStats {
     pagesPerSecond: totals.seconds === 0 ? 0 : totals.pages / totals.seconds,
     bytesFetched: totals.bytes,
     elapsedMs: Math.round(totals.seconds * 1000),
+    rendered,
   };
 }
 

@@ -21,6 +21,10 @@ export interface CrawlStats {
   pagesPerSecond: number;
   bytesFetched: number;
   elapsedMs: number;
+  /** Fetched pages stored with the DOM a browser rendered (see --render). */
+  rendered: number;
+  /** Why pages are not rendered although the settings ask for it (no browser, or one that would not start); live runs only. */
+  renderNotice?: string;
   /** Of elapsedMs, the time spent judging pages and ordering URLs (live runs only). */
   orderingMs?: number;
 }

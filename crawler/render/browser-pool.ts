@@ -2,6 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { descendantPids, descendantsMemoryMb } from './browser-memory.ts';
+import { BrowserUnavailableError } from '../errors.ts';
 
 /** Pages a context renders before it is closed and made afresh (its caches and leaks go with it). */
 const PAGES_PER_CONTEXT = 50;
@@ -10,6 +11,8 @@ const PAGES_PER_BROWSER = 500;
 /** The browser is also restarted when its processes hold more than this (looked at every MEMORY_CHECK_EVERY pages). */
 const BROWSER_MEMORY_MB = 450;
 const MEMORY_CHECK_EVERY = 25;
+/** Launches that fail in a row before the pool gives up: a browser that cannot start would otherwise be tried for every page. */
+const MAX_LAUNCH_FAILURES = 3;
 
 const LAUNCH_ARGS = [
   '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update',
@@ -69,16 +72,25 @@ export class BrowserPool {
   readonly #free: Slot[] = [];
   readonly #waiting: ((slot: Slot) => void)[] = [];
   #closed = false;
+  #launchFailures = 0;
+  #launching: Promise<void> | undefined;
+  #unavailable: BrowserUnavailableError | undefined;
 
   constructor(options: BrowserPoolOptions) {
     this.#options = options;
     for (let i = 0; i < options.contexts; i++) this.#free.push({ context: undefined, pages: 0 });
   }
 
+  /** Why the pool gave up on its browser (it failed to start MAX_LAUNCH_FAILURES times in a row), if it did. */
+  get unavailable(): BrowserUnavailableError | undefined {
+    return this.#unavailable;
+  }
+
   /** Runs `work` with a context of its own; the context is given back (or recycled) after. */
   async withContext<T>(prepare: (context: BrowserContext) => Promise<void>, work: (context: BrowserContext) => Promise<T>): Promise<T> {
     const slot = await this.#take();
     try {
+      if (this.#unavailable !== undefined) throw this.#unavailable;
       if (slot.context === undefined || slot.pages >= PAGES_PER_CONTEXT || !(await this.#browserAlive())) {
         await slot.context?.close().catch(() => undefined);
         slot.context = await this.#newContext();
@@ -116,7 +128,8 @@ export class BrowserPool {
   }
 
   async #newContext(): Promise<BrowserContext> {
-    if (!(await this.#browserAlive())) await this.#restart();
+    // Renders that find the browser gone at once share one launch (and one failure).
+    if (!(await this.#browserAlive())) await (this.#launching ??= this.#restart().finally(() => (this.#launching = undefined)));
     const browser = await (this.#browser as Promise<Browser>);
     return browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, javaScriptEnabled: true, bypassCSP: false, viewport: { width: 1280, height: 900 } });
   }
@@ -139,7 +152,16 @@ export class BrowserPool {
       proxy: { server: 'http://127.0.0.1:9' },
       timeout: 30_000,
     });
-    await this.#browser;
+    try {
+      await this.#browser;
+      this.#launchFailures = 0;
+    } catch (err) {
+      this.#launchFailures++;
+      const cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      const failure = new BrowserUnavailableError(`the browser ${this.#options.executablePath} could not be started (${cause})`, { executablePath: this.#options.executablePath, attempts: this.#launchFailures }, { cause: err });
+      if (this.#launchFailures >= MAX_LAUNCH_FAILURES) this.#unavailable = failure;
+      throw failure;
+    }
   }
 
   #take(): Promise<Slot> {

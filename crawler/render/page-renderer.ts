@@ -102,6 +102,11 @@ export class PageRenderer {
     this.#timeoutMs = timeoutMs;
   }
 
+  /** Why pages can no longer be rendered (the browser would not start), if so. */
+  get unavailable(): Error | undefined {
+    return this.#pool.unavailable;
+  }
+
   render(input: RenderInput): Promise<RenderedPage> {
     return this.#pool.withContext(prepareContext, (context) => this.#renderIn(context, input));
   }

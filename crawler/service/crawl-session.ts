@@ -56,6 +56,8 @@ export class CrawlSession {
   #engine: CrawlEngine | undefined;
   #state: CrawlState = 'idle';
   #lastOutcome: string | null = null;
+  /** Why the last run rendered no pages although asked to, kept for the dashboard once it ends. */
+  #lastRenderNotice: string | undefined;
   /** Built from the store when first needed, and afresh at each start (labels may have changed hot flags). */
   #series: HarvestSeries | undefined;
   readonly #problems: CrawlProblem[] = [];
@@ -88,6 +90,7 @@ export class CrawlSession {
     this.#engine = engine;
     this.#state = 'running';
     this.#lastOutcome = null;
+    this.#lastRenderNotice = undefined;
     engine.run().then(
       (outcome: RunOutcome) => this.#ended(outcome === 'store-error' ? `${STORE_ERROR_OUTCOME}${engine.storeError?.message ?? 'unknown'}` : outcome, finished),
       (err: unknown) => this.#ended(`the crawl stopped on an error: ${err instanceof Error ? err.message : String(err)}`, finished),
@@ -120,6 +123,8 @@ export class CrawlSession {
     const stats = engine?.stats() ?? collectionStats(this.#db);
     // The dashboard's figures are the stats less the engine's diagnostics.
     const { hosts: _hosts, seenCacheHitRate: _hitRate, orderingMs: _orderingMs, ...figures } = stats;
+    const renderNotice = engine?.renderNotice ?? this.#lastRenderNotice;
+    if (renderNotice !== undefined) figures.renderNotice = renderNotice;
     const hosts: HostActivity[] = engine?.hostActivity(MAX_HOSTS) ?? [];
     return {
       collection: this.collection,
@@ -168,6 +173,7 @@ export class CrawlSession {
   }
 
   #ended(outcome: string, finished: () => void): void {
+    this.#lastRenderNotice = this.#engine?.renderNotice;
     this.#engine = undefined;
     this.#state = 'idle';
     this.#lastOutcome = outcome;

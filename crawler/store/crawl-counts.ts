@@ -6,11 +6,14 @@ export interface CrawlCounts {
   pages: number;
   /** Stored pages whose verdict is hot. */
   hot: number;
+  /** Stored pages kept with their rendered DOM. */
+  rendered: number;
 }
 
-/** Counts the stored pages and the hot ones among them. */
+/** Counts the stored pages, the hot ones among them, and those stored with a render. */
 export function crawlCounts(db: Db): CrawlCounts {
   const pages = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
-  return { pages, hot };
+  const rendered = db.prepare('SELECT count(*) FROM renders').pluck().get() as number;
+  return { pages, hot, rendered };
 }

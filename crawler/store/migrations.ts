@@ -152,6 +152,13 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (page_seq, url)
   ) WITHOUT ROWID;
   `,
+  /* 7: stored pages whose requisites are still to be fetched, so that a resume (after a pause or a kill) fetches them */ `
+  CREATE TABLE requisites_pending (
+    page_seq   INTEGER PRIMARY KEY,  -- the page (pages.seq), written in the page's own transaction
+    page_url   TEXT NOT NULL,        -- the URL the page was asked for (the scope of --requisites is its origin)
+    requisites TEXT NOT NULL         -- JSON: the hrefs as written, the URL the page came from and its <base href>
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,6 +9,14 @@ export interface StoredSubresource {
   body: Buffer;
 }
 
+/** A page's requisites left unresolved: only a crawl that fetches them pays for resolving them. */
+export interface PageRequisites {
+  hrefs: readonly string[];
+  /** The URL the page came from, and its <base href> if any (see effectiveBase). */
+  pageUrl: string;
+  baseHref: string | undefined;
+}
+
 export interface RenderRecord {
   pageSeq: number;
   dom: string;
@@ -25,6 +33,9 @@ export class RenderStore {
   readonly #insertSubresource: Statement;
   readonly #subresource: Statement;
   readonly #insertRequisite: Statement;
+  readonly #insertPending: Statement;
+  readonly #deletePending: Statement;
+  readonly #pending: Statement;
 
   constructor(db: Db) {
     this.#insertRender = db.prepare(
@@ -33,6 +44,24 @@ export class RenderStore {
     this.#insertSubresource = db.prepare('INSERT OR IGNORE INTO subresources (url, status, headers, body, fetched_at) VALUES (?, ?, ?, ?, ?)');
     this.#subresource = db.prepare('SELECT status, headers, body FROM subresources WHERE url = ?');
     this.#insertRequisite = db.prepare('INSERT OR IGNORE INTO requisites (page_seq, url) VALUES (?, ?)');
+    this.#insertPending = db.prepare('INSERT OR REPLACE INTO requisites_pending (page_seq, page_url, requisites) VALUES (?, ?, ?)');
+    this.#deletePending = db.prepare('DELETE FROM requisites_pending WHERE page_seq = ?');
+    this.#pending = db.prepare('SELECT page_seq AS pageSeq, page_url AS pageUrl, requisites FROM requisites_pending ORDER BY page_seq');
+  }
+
+  /** Notes that a page's requisites are to be fetched (in the page's own transaction, so that a kill cannot lose the errand). */
+  savePendingRequisites(pageSeq: number, pageUrl: string, requisites: PageRequisites): void {
+    this.#insertPending.run(pageSeq, pageUrl, JSON.stringify(requisites));
+  }
+
+  /** The page's requisites were all sought. */
+  requisitesDone(pageSeq: number): void {
+    this.#deletePending.run(pageSeq);
+  }
+
+  /** Pages whose requisites a run left unfetched (paused, killed), oldest first. */
+  pendingRequisites(): { pageSeq: number; pageUrl: string; requisites: PageRequisites }[] {
+    return (this.#pending.all() as { pageSeq: number; pageUrl: string; requisites: string }[]).map((row) => ({ ...row, requisites: JSON.parse(row.requisites) as PageRequisites }));
   }
 
   saveRequisite(pageSeq: number, url: string): void {

@@ -8,13 +8,17 @@
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { createReadStream } from 'node:fs';
+import { chmodSync, createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WARCParser } from 'warcio';
 import { exportWacz } from '../../crawler/export/wacz/export.ts';
 import { verifyWacz } from '../../crawler/export/wacz/verify.ts';
 import { exportWarc } from '../../crawler/export/warc/export.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
+import { collectionStats } from '../../crawler/library/stats.ts';
+import { CrawlSession } from '../../crawler/service/crawl-session.ts';
+import { openCollection } from '../../crawler/store/database.ts';
+import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
 import { respond, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 
@@ -83,6 +87,9 @@ describe('rendering pages built by JavaScript', { skip: browser.kind === 'missin
   it('keeps the rendered DOM beside the raw response', () => {
     const renders = run.db.prepare('SELECT dom, links_added, requests FROM renders').all() as { dom: Buffer; links_added: number; requests: string }[];
     assert.equal(renders.length, 3, 'the three shells were rendered');
+    assert.equal(run.engine.stats().rendered, 3, 'the live figures count them');
+    assert.equal(collectionStats(run.db).rendered, 3, 'and so do the figures at rest');
+    assert.equal(run.engine.stats().renderNotice, undefined);
     const doms = renders.map((r) => gunzipSync(r.dom).toString('utf8'));
     assert.ok(doms.some((dom) => dom.includes('<h1>Write-ahead logging</h1>')));
     assert.ok(renders.some((r) => r.links_added >= 2));
@@ -122,3 +129,75 @@ describe('rendering pages built by JavaScript', { skip: browser.kind === 'missin
     assert.equal(check.ok, true, check.errors.join('; '));
   });
 });
+
+describe('a crawl that renders, without a browser that works', () => {
+  /** Six shells, linked from a home page that is itself one: every page asks for a browser. */
+  const routes: Record<string, Handler> = { '/': respond('text/html', appShell([1, 2, 3, 4, 5, 6].map((n) => `/page/${n}`))) };
+  for (let n = 1; n <= 6; n++) routes[`/page/${n}`] = respond('text/html', appShell([]));
+  const PATHS = ['/', ...[1, 2, 3, 4, 5, 6].map((n) => `/page/${n}`)];
+  let site: TestSite;
+  const dir = tempDir('forager-no-browser-');
+  const storedPaths = (run: CrawlRun): string[] =>
+    (run.db.prepare('SELECT u.url FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.status = 200').pluck().all() as string[]).map((url) => new URL(url).pathname).filter((path) => path !== '/robots.txt').sort();
+
+  before(async () => {
+    site = await startTestSite(routes);
+  });
+
+  after(async () => {
+    await site?.close();
+    dir.cleanup();
+  });
+
+  it('with no browser at the configured path, crawls every page as its HTML gives it and says why', async () => {
+    const missing = join(dir.dir, 'no-such-browser');
+    const run = await crawlOnce(mkdirSync(join(dir.dir, 'missing'), { recursive: true }) ?? '', testSettings([`${site.origin}/`], { render: 'always', browserPath: missing, maxPages: 20 }));
+    try {
+      assert.equal(run.outcome, 'exhausted');
+      assert.deepEqual(storedPaths(run), PATHS, 'every page was stored');
+      assert.equal(run.engine.stats().rendered, 0);
+      assert.match(run.engine.renderNotice ?? '', /no-such-browser.*not an executable file/);
+      assert.equal(run.engine.stats().renderNotice, run.engine.renderNotice, 'the figures carry the notice to the UI');
+    } finally {
+      run.db.close();
+    }
+  });
+
+  it("keeps the notice in the dashboard's status after the run ends", async () => {
+    const settings = testSettings([`${site.origin}/`], { render: 'auto', browserPath: join(dir.dir, 'no-such-browser'), maxPages: 20 });
+    const db = openCollection(join(dir.dir, 'session.forager'), { create: true });
+    saveSettings(db, settings);
+    const session = new CrawlSession('session', db);
+    try {
+      await new Promise<void>((resolve) => session.start(settings, resolve));
+      const status = session.status(settings.maxPages);
+      assert.equal(status.lastOutcome, 'exhausted');
+      assert.match(status.figures.renderNotice ?? '', /no-such-browser/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('gives up on a browser that will not start after a few launches, and goes on without it', async () => {
+    const launches = join(dir.dir, 'launches.log');
+    const broken = join(dir.dir, 'broken-browser');
+    writeFileSync(broken, `#!/bin/sh\necho launched >> '${launches}'\nexit 1\n`);
+    chmodSync(broken, 0o755);
+    const run = await crawlOnce(mkdirSync(join(dir.dir, 'broken'), { recursive: true }) ?? '', testSettings([`${site.origin}/`], { render: 'always', browserPath: broken, maxPages: 20 }));
+    try {
+      assert.equal(run.outcome, 'exhausted');
+      assert.deepEqual(storedPaths(run), PATHS, 'every page was stored');
+      assert.equal(run.db.prepare('SELECT count(*) FROM renders').pluck().get(), 0);
+      const tries = readFileSync(launches, 'utf8').trim().split('\n').length;
+      assert.equal(tries, 3, `the browser was launched ${tries} times for 7 pages`);
+      assert.match(run.engine.stats().renderNotice ?? '', /could not be started/);
+    } finally {
+      run.db.close();
+    }
+  });
+});
+
+/** An app shell with the given links in its HTML, and nothing else to read. */
+function appShell(links: string[]): string {
+  return `<!doctype html><html><head><title>App</title></head><body><div id="root"></div>${links.map((href) => `<a href="${href}"></a>`).join('')}<script src="/app.js"></script></body></html>`;
+}

@@ -64,6 +64,7 @@ describe('page requisites', () => {
     const needed = run.db.prepare('SELECT count(*) FROM requisites r JOIN pages p ON p.seq = r.page_seq').pluck().get() as number;
     assert.equal(needed, 3 * 6, 'each page records the six requisites it needs (theme.css once, linked and imported)');
     assert.equal(run.db.prepare('SELECT count(*) FROM subresources').pluck().get(), 6);
+    assert.equal(run.db.prepare('SELECT count(*) FROM requisites_pending').pluck().get(), 0, 'no page is left with requisites to fetch');
   });
 
   it('keeps to robots.txt, the page\'s own host, and the host spacing', () => {
@@ -98,7 +99,7 @@ describe('page requisites', () => {
 });
 
 describe('page requisites when the crawl is stopped', () => {
-  it('stop() does not wait for requisites that would need more host turns', { timeout: 20_000 }, async () => {
+  it('stop() does not wait for requisites that would need more host turns, and a resume fetches the rest', { timeout: 30_000 }, async () => {
     const images = Array.from({ length: 30 }, (_, i) => `<img src="/img/${i}.png" alt="">`).join('');
     const site = await startTestSite({ '/': respond('text/html', `<title>Gallery</title><p>Write-ahead logging.</p>${images}`) }, respond('image/png', 'png'));
     const dir = tempDir('forager-requisites-stop-');
@@ -112,6 +113,15 @@ describe('page requisites when the crawl is stopped', () => {
       assert.equal(await engine.run(), 'stopped');
       assert.ok(performance.now() - started < 5000, `the crawl ended ${(performance.now() - started).toFixed(0)} ms after it began, not after 30 polite requests`);
       assert.ok(site.requests.filter((p) => p.startsWith('/img/')).length < 30, 'the requisites still waiting were not fetched');
+      assert.equal(db.prepare('SELECT count(*) FROM requisites_pending').pluck().get(), 1, 'the page is noted as having requisites to fetch');
+
+      assert.equal(await new CrawlEngine(db, { ...settings, delayMs: 0 }).run(), 'exhausted');
+      const images = site.requests.filter((p) => p.startsWith('/img/'));
+      assert.equal(new Set(images).size, 30, 'the resume fetched the images the stop left');
+      assert.equal(images.length, 30, 'and none twice');
+      assert.equal(db.prepare('SELECT count(*) FROM requisites WHERE url LIKE ?').pluck().get('%/img/%'), 30);
+      assert.equal(db.prepare('SELECT count(*) FROM requisites_pending').pluck().get(), 0);
+      assert.equal(site.count('/'), 1, 'the page itself was not fetched again');
     } finally {
       db.close();
       await site.close();

@@ -74,7 +74,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
 /** Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM. */
 async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: boolean): Promise<number> {
   const engine = new CrawlEngine(db, settings, { writer: 'forager crawl (command line)' });
-  if (engine.renderNotice !== undefined && !json) process.stderr.write(`forager: note: ${engine.renderNotice}\n`);
+  const noticeAtStart = engine.renderNotice;
+  if (noticeAtStart !== undefined && !json) process.stderr.write(`forager: note: pages are not rendered: ${noticeAtStart}\n`);
   let signals = 0;
   const onSignal = (): void => {
     signals++;
@@ -95,6 +96,8 @@ async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: 
   const stats = engine.stats();
   progress?.stop(stats);
   report(dbPath, outcome, stats, json);
+  // A browser that would not start is found out mid-crawl.
+  if (stats.renderNotice !== undefined && stats.renderNotice !== noticeAtStart && !json) process.stderr.write(`forager: note: pages are not rendered: ${stats.renderNotice}\n`);
   if (engine.storeError !== undefined) {
     // One line on stderr, as for every expected failure; nothing was failed or lost.
     process.stderr.write(`forager: crawl paused: ${engine.storeError.message}. Nothing was lost; once the collection can be written again, run: forager resume --db ${dbPath}\n`);
@@ -121,7 +124,7 @@ function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: bo
   }
   const lines = [
     `${OUTCOME_WORDS[outcome]}.`,
-    `fetched ${stats.fetched}, queued ${stats.queued}, failed ${stats.failed}, robots-blocked ${stats.robotsBlocked}, skipped ${stats.skipped}`,
+    `fetched ${stats.fetched}${stats.rendered > 0 ? ` (${stats.rendered} rendered)` : ''}, queued ${stats.queued}, failed ${stats.failed}, robots-blocked ${stats.robotsBlocked}, skipped ${stats.skipped}`,
     `${stats.pagesPerSecond.toFixed(1)} pages/s, seen-cache hit rate ${(stats.seenCacheHitRate * 100).toFixed(1)}%`,
   ];
   if (outcome !== 'exhausted' && stats.queued > 0) lines.push(`continue with: forager resume --db ${dbPath}`);

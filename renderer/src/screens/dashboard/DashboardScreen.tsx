@@ -59,6 +59,11 @@ export function DashboardScreen({ collection }: { collection: string }) {
         <CrawlControls collection={collection} state={status.state} maxPages={status.maxPages} fetched={status.figures.fetched} />
       </div>
       {outcome !== null && <p className="note">{outcome}</p>}
+      {status.figures.renderNotice !== undefined && (
+        <p className="note" data-testid="render-notice">
+          Pages built by JavaScript are stored as their HTML gives them: {status.figures.renderNotice}.
+        </p>
+      )}
       <Figures figures={status.figures} maxPages={status.maxPages} />
       {showPanels && (
         <>

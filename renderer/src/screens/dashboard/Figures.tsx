@@ -29,6 +29,7 @@ export const Figures = memo(function Figures({ figures, maxPages }: { figures: C
       <progress className="budget-progress" max={1} value={progress} aria-label="Share of the page budget fetched" />
       <p className="muted small">
         {formatCount(figures.failed)} failed · {formatCount(figures.robotsBlocked)} blocked by robots.txt · {formatCount(figures.skipped)} skipped
+        {figures.rendered > 0 && <> · <span data-testid="figure-rendered">{formatCount(figures.rendered)}</span> rendered in a browser</>}
       </p>
     </section>
   );
