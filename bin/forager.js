@@ -12,6 +12,14 @@ if (major < 22) {
   console.error(`forager: needs Node 22 or later; this is Node ${process.version}. Inside the project, run it as "npx forager".`);
   process.exit(1);
 }
+// glibc gives each thread that allocates its own malloc arena, up to eight per core, and
+// arenas keep freed memory: with the parse workers and libuv's threads that is tens of MB a
+// crawl never gives back. Two arenas cut a 30,000-page soak's peak RSS from 271 to 249 MB at
+// no measurable cost in speed. The variable is read when the process starts, so the CLI
+// starts itself again with it (same pid, arguments and streams).
+if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined && typeof process.execve === 'function') {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, MALLOC_ARENA_MAX: '2' });
+}
 const entry = new URL('../dist/crawler/cli/main.js', import.meta.url);
 if (!existsSync(entry)) {
   console.error('forager: the crawler is not built yet; run "npm run build" (npm install does it).');

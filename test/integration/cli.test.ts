@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { openCollection } from '../../crawler/store/database.ts';
 import { loadSettings, saveSettings } from '../../crawler/store/settings-store.ts';
 import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
-import { FORAGER_BIN, runCli, type CliResult } from '../support/cli.ts';
+import { FORAGER_BIN, runCli, spawnCli, type CliResult } from '../support/cli.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
 import { isSoft404Probe, startTestSite, type TestSite } from '../support/test-site.ts';
 
@@ -623,5 +623,26 @@ describe('database files that are not usable collections: one line, non-zero, un
     }
     assert.deepEqual(snapshot(path), before, 'left as it was');
     assert.equal(site.requests.length, 0, 'no crawl started');
+  });
+});
+
+describe('the forager process', { skip: process.platform !== 'linux' ? 'malloc arenas are a glibc matter' : false }, () => {
+  it('runs with at most two malloc arenas, with its pid, arguments and output unchanged', async () => {
+    const dir = tempDir('forager-arenas-');
+    const env = { ...process.env };
+    delete env.MALLOC_ARENA_MAX;
+    const serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { env, timeoutMs: 20_000 });
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/Open http:\/\/127\.0\.0\.1:\d+\//.test(serve.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.match(serve.stdout(), /Open http:\/\/127\.0\.0\.1:\d+\//, 'the server started and printed its address');
+      const environ = readFileSync(`/proc/${serve.child.pid}/environ`, 'utf8').split('\0');
+      assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'the process the CLI was started as runs with two arenas');
+      assert.match(readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8'), /bin\/forager\.js\0serve\0--dir\0/);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await serve.done;
+      dir.cleanup();
+    }
   });
 });
