@@ -3,7 +3,8 @@
  * declaration or rule prelude that names a resource (url(), image-set(), src(), ...) is
  * dropped, CSS escapes decoded first so that `u\72l(` counts as `url(`; so are at-rules
  * that load or define remote things (@import, @font-face, @namespace, @-moz-document)
- * and at-rules this module does not know. The Content-Security-Policy blocks such loads
+ * and at-rules this module does not know. A caller that inlined a stored font (see
+ * stored-css.ts) may keep @font-face rules that still have a `src` once sanitised. The Content-Security-Policy blocks such loads
  * as well; this is the second line. Linear in the input, bounded recursion, never throws.
  */
 
@@ -54,14 +55,23 @@ function atRuleName(prelude: string): string | undefined {
 
 type BlockMode = 'rules' | 'declarations' | 'inline';
 
+export interface StyleSheetOptions {
+  /** Keep @font-face rules whose `src` survives (names no resource, as after stored-css.ts inlined it). */
+  fontFaces?: boolean;
+}
+
+const FONT_FACE_SOURCE = /(?:^|;)src:/;
+
 class CssScanner {
   readonly #css: string;
+  readonly #fontFaces: boolean;
   #at = 0;
   /** The last prelude held a string cut by a newline or the end: CSS drops what holds one. */
   #badString = false;
 
-  constructor(css: string) {
+  constructor(css: string, options: StyleSheetOptions = {}) {
     this.#css = css;
+    this.#fontFaces = options.fontFaces === true;
   }
 
   /**
@@ -96,7 +106,10 @@ class CssScanner {
     if (atRule === undefined) inner = this.block('declarations', depth + 1, true);
     else if (GROUPING_AT_RULES.has(atRule)) inner = this.block('rules', depth + 1, true);
     else if (DECLARATION_AT_RULES.has(atRule)) inner = this.block('declarations', depth + 1, true);
-    else {
+    else if (atRule === 'font-face' && this.#fontFaces) {
+      inner = this.block('declarations', depth + 1, true);
+      if (!FONT_FACE_SOURCE.test(inner)) return '';
+    } else {
       this.#skipBlock();
       return '';
     }
@@ -162,8 +175,8 @@ class CssScanner {
 }
 
 /** A style sheet (the text of a <style> element). The result never contains '<', so it cannot end its element. */
-export function sanitizeStyleSheet(css: string): string {
-  return new CssScanner(css).block('rules', 0, false).replaceAll('<', '\\3c ');
+export function sanitizeStyleSheet(css: string, options: StyleSheetOptions = {}): string {
+  return new CssScanner(css, options).block('rules', 0, false).replaceAll('<', '\\3c ');
 }
 
 /** The declarations of a style attribute. */

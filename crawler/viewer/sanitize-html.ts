@@ -13,7 +13,8 @@
  *   collection stored as the page's requisite (`requisite`), inlined as a data: URI so that
  *   nothing is fetched; otherwise its alt text is shown in <span class="forager-image">.
  *   A <link rel=stylesheet> the collection stored becomes a <style> with the sheet,
- *   sanitised like any other. <iframe>/<frame> become a link to the framed
+ *   sanitised like any other; in a page with stored requisites, the images, fonts and
+ *   imported sheets its CSS names are inlined from the collection too (stored-css.ts). <iframe>/<frame> become a link to the framed
  *   page (<span|p class="forager-frame">), since the crawler follows frames as links.
  * - Links resolve against the page's first <base href> (wherever it stands) when it is
  *   http(s), else the page URL, as the crawler resolved them (extract-html.ts), so that
@@ -38,6 +39,7 @@ import {
   RENAMED, SVG_ATTRIBUTES, SVG_DROPPED, SVG_ELEMENTS, VOID_ELEMENTS,
 } from './html-policy.ts';
 import { isInertCss, sanitizeStyleDeclarations, sanitizeStyleSheet } from './sanitize-css.ts';
+import { sanitizeStoredCss } from './stored-css.ts';
 
 /** Where a link of a stored page goes; the caller writes the hrefs. */
 export type LinkTarget = { kind: 'internal'; href: string } | { kind: 'external'; href: string };
@@ -99,7 +101,8 @@ type Deferred =
   | { kind: 'a'; attribs: Record<string, string> }
   | { kind: 'frame'; wrapper: 'p' | 'span'; src: string }
   | { kind: 'img'; attribs: Record<string, string> }
-  | { kind: 'stylesheet'; href: string; media: string | undefined };
+  | { kind: 'stylesheet'; href: string; media: string | undefined }
+  | { kind: 'style'; css: string; media: string | undefined };
 
 class StoredPageSanitizer implements BoundedHandler {
   readonly #out: (string | Deferred)[] = ['<!DOCTYPE html>\n<meta charset="utf-8">\n'];
@@ -277,16 +280,19 @@ class StoredPageSanitizer implements BoundedHandler {
   }
 
   #endStyle(): void {
-    const css = sanitizeStyleSheet((this.#styleText as string[]).join(''));
-    const media = this.#styleMedia === undefined || !isInertCss(this.#styleMedia) ? '' : attribute('media', this.#styleMedia);
+    const text = (this.#styleText as string[]).join('');
+    const media = this.#styleMedia;
     this.#styleText = undefined;
     this.#styleMedia = undefined;
-    if (css.trim() !== '') this.#out.push(`<style${media}>${css}</style>`);
+    // With stored requisites, what the sheet names resolves against the page's base, known once the page is read.
+    if (this.#requisite !== undefined) this.#out.push({ kind: 'style', css: text, media });
+    else this.#out.push(styleElement(sanitizeStyleSheet(text), media));
   }
 
   #render(part: Deferred): string {
     if (part.kind === 'img') return this.#renderStoredImage(part.attribs);
     if (part.kind === 'stylesheet') return this.#renderStoredSheet(part.href, part.media);
+    if (part.kind === 'style') return styleElement(this.#sanitizeCss(part.css, this.#base), part.media);
     if (part.kind === 'frame') {
       const target = this.#target(part.src);
       if (target === undefined || target.absolute === undefined) return '';
@@ -315,21 +321,32 @@ class StoredPageSanitizer implements BoundedHandler {
     return `<img${kept} src="data:${type.toLowerCase()};base64,${stored.body.toString('base64')}">`;
   }
 
-  /** A stored stylesheet, sanitised like a <style> of the page. */
+  /** A stored stylesheet, sanitised like a <style> of the page, what it names resolved against its own URL. */
   #renderStoredSheet(href: string, media: string | undefined): string {
-    const stored = this.#stored(href);
-    if (stored === undefined || !/^text\/css\b/i.test(stored.contentType) || !this.#fits(stored.body.length)) return '';
-    const css = sanitizeStyleSheet(stored.body.toString('utf8'));
-    const mediaAttribute = media === undefined || !isInertCss(media) ? '' : attribute('media', media);
-    // sanitizeStyleSheet never leaves a '<', so the sheet cannot end its element.
-    return css.trim() === '' ? '' : `<style${mediaAttribute}>${css}</style>`;
+    const url = this.#absolute(href);
+    const stored = url === undefined ? undefined : this.#requisite?.(url);
+    if (url === undefined || stored === undefined || !/^text\/css\b/i.test(stored.contentType) || !this.#fits(stored.body.length)) return '';
+    return styleElement(this.#sanitizeCss(stored.body.toString('utf8'), url), media);
+  }
+
+  /** CSS with the stored images, fonts and imported sheets it names inlined (stored-css.ts), when the page has requisites. */
+  #sanitizeCss(css: string, sheetUrl: string): string {
+    const lookup = this.#requisite;
+    if (lookup === undefined) return sanitizeStyleSheet(css);
+    return sanitizeStoredCss(css, sheetUrl, { lookup, fits: (bytes) => this.#fits(bytes) });
   }
 
   #stored(rawHref: string): StoredRequisite | undefined {
+    const url = this.#absolute(rawHref);
+    return url === undefined ? undefined : this.#requisite?.(url);
+  }
+
+  /** An http(s) reference against the page's base, without its fragment. */
+  #absolute(rawHref: string): string | undefined {
     const url = URL.parse(rawHref.replace(HTML_SPACE_EDGES, ''), this.#base);
     if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) return undefined;
     url.hash = '';
-    return this.#requisite?.(url.href);
+    return url.href;
   }
 
   #fits(bytes: number): boolean {
@@ -353,6 +370,12 @@ class StoredPageSanitizer implements BoundedHandler {
     const target = this.#linkFor(absolute);
     return target.kind === 'internal' ? { href: target.href, absolute } : { href: target.href, absolute, external: absolute };
   }
+}
+
+/** A <style> element for sanitised CSS (which never holds '<', so it cannot end its element); nothing when it is empty. */
+function styleElement(css: string, media: string | undefined): string {
+  if (css.trim() === '') return '';
+  return `<style${media === undefined || !isInertCss(media) ? '' : attribute('media', media)}>${css}</style>`;
 }
 
 function attribute(name: string, value: string): string {

@@ -1,6 +1,6 @@
 /**
  * The headers of every viewer response (stored page, notice or external-link page). The
- * policy allows no script, no fetch of any kind (only data: images and inline styles), no
+ * policy allows no script, no fetch of any kind (only data: images and fonts, and inline styles), no
  * form submission and no <base>; `sandbox` without allow-scripts and allow-same-origin
  * gives the document an opaque origin even where a stray CSP source would match. Popups
  * are allowed, unsandboxed, for the one target=_blank link of the external-link page;
@@ -19,7 +19,7 @@ export function storedPageCsp(options: StoredPagePolicyOptions = {}): string {
     "default-src 'none'",
     'img-src data:',
     "style-src 'unsafe-inline'",
-    "font-src 'none'",
+    'font-src data:',
     "script-src 'none'",
     "object-src 'none'",
     "form-action 'none'",

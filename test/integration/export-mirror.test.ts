@@ -140,7 +140,7 @@ describe('export: offline mirror', () => {
       const path = join(mirror, file);
       const html = readFileSync(path, 'utf8');
       // The policy <meta> counts only in <head>: it must come before anything that opens <body>.
-      assert.match(html, /^<!DOCTYPE html>\n(<html lang="en">\n<head>\n)?<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'[;"]/, file);
+      assert.match(html, /^<!DOCTYPE html>\n(<html lang="en">\n<head>\n)?<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'[;"]/, file);
       assert.doesNotMatch(html, /<script|<base|<iframe|<object|<embed|<link/i, file);
       assert.doesNotMatch(html, /http-equiv="?refresh/i, file);
       assert.doesNotMatch(html, /localhost|pixel\.png|beacon/i, file);

@@ -95,6 +95,9 @@ describe('page requisites', () => {
     assert.match(home, /<style>h1\s*\{\s*color:\s*teal;?\s*\}<\/style>/, 'the stored theme stylesheet, inline');
     assert.match(home, new RegExp(`<img alt="diagram" src="data:image/png;base64,${Buffer.from('diagram').toString('base64')}">`), 'the stored image, inline');
     assert.doesNotMatch(home, /localhost:\d+\/pixel\.png/, 'the image the collection lacks is not linked');
+    const base64 = (text: string): string => Buffer.from(text).toString('base64');
+    assert.ok(home.includes(`<style>h1{color: teal;}@font-face{font-family: x;src: url("data:font/woff2;base64,${base64('font')}");}body{background: url("data:image/png;base64,${base64('bg')}");}</style>`),
+      'site.css with the sheet it imports, its font and its background image, all from the collection');
   });
 });
 

@@ -15,7 +15,7 @@ import { relativeHref } from './names.ts';
 import type { MirrorSourcePage } from './source.ts';
 
 /** Nothing loads from anywhere, even markup the sanitiser let through by mistake. */
-export const MIRROR_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export const MIRROR_CSP = "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 export const MIRROR_HEAD_META =
   `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(MIRROR_CSP)}">\n<meta name="referrer" content="no-referrer">\n`;
 

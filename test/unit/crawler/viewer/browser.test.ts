@@ -89,7 +89,7 @@ describe('stored pages in Chromium', { skip, timeout: 120_000 }, () => {
     ]);
     // Requisites the collection stored: a stylesheet (which names the canary, in vain) and a one-pixel PNG.
     const requisites = new Map([
-      ['https://site.example/site.css', { contentType: 'text/css', body: Buffer.from(`h1 { color: rgb(0, 128, 128) } p { background: url(${canary.origin}/bg.png) }`) }],
+      ['https://site.example/site.css', { contentType: 'text/css', body: Buffer.from(`h1 { color: rgb(0, 128, 128); background: url(logo.png) } p { background: url(${canary.origin}/bg.png) }`) }],
       ['https://site.example/logo.png', { contentType: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64') }],
     ]);
     const source: StoredPageSource = {
@@ -179,6 +179,8 @@ describe('stored pages in Chromium', { skip, timeout: 120_000 }, () => {
     await settle();
     assert.equal(await frame.locator('h1').evaluate((h1) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(h1).color), 'rgb(0, 128, 128)', 'the stored stylesheet applies');
     assert.equal(await frame.locator('#logo').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 1, 'the stored image shows');
+    const background = await frame.locator('h1').evaluate((h1) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundImage: string } }).getComputedStyle(h1).backgroundImage);
+    assert.match(background, /^url\("data:image\/png;base64,iVBORw0KGgo/, 'the image the stylesheet names comes from the collection');
     assert.equal(await frame.locator('#remote').count(), 0, 'an image the collection lacks is its alt text');
     assert.equal(await frame.getByText('remote').count(), 1);
     assert.deepEqual(canaryHits(), [], 'nothing named by the stylesheet or the page was fetched');
