@@ -35,9 +35,9 @@ import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
-import { BrowserPool } from '../render/browser-pool.ts';
 import { findBrowser } from '../render/find-browser.ts';
-import { PageRenderer, type SubresourceFetcher } from '../render/page-renderer.ts';
+import type { SubresourceFetcher } from '../render/page-renderer.ts';
+import { RenderProcess } from '../render/render-process.ts';
 import { RenderPolicy } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
 import { RenderStage } from './render-stage.ts';
@@ -129,7 +129,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #subresources: SubresourceFetcher | undefined;
   /** Whether pages are rendered, learnt per host and path; kept without a browser too, for the hosts' modes the UI shows. */
   readonly #renderPolicy: RenderPolicy;
-  #browsers: BrowserPool | undefined;
+  #renderProcess: RenderProcess | undefined;
   /** Set when no browser was found for a crawl that renders (see renderNotice). */
   #noBrowser: string | undefined;
   readonly #abort = new AbortController();
@@ -245,11 +245,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#noBrowser = browser.message;
       return;
     }
-    this.#browsers = new BrowserPool({ executablePath: browser.path, contexts: RENDER_CONTEXTS });
+    this.#renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: this.settings.renderTimeoutMs }, this.#subresources);
     this.#render = new RenderStage({
       policy: this.#renderPolicy,
       queryTerms: [...new Set(contentTerms(this.settings.query))],
-      renderer: new PageRenderer(this.#browsers, this.#subresources, this.settings.renderTimeoutMs),
+      renderer: this.#renderProcess,
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
       // The decoded-size cap of any page, in characters.
       maxDomChars: this.settings.maxDecodedBytes,
@@ -316,7 +316,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
-    await Promise.all([this.#http.close(), this.#parser.close(), this.#browsers?.close()]);
+    await Promise.all([this.#http.close(), this.#parser.close(), this.#renderProcess?.close()]);
   }
 
   /**

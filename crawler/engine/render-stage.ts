@@ -1,6 +1,6 @@
 import type { FetchResult } from '../net/fetch-page.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
-import type { PageRenderer } from '../render/page-renderer.ts';
+import type { Renderer } from '../render/page-renderer.ts';
 import type { RenderPolicy } from '../render/render-policy.ts';
 import type { QueuedUrl } from '../store/url-store.ts';
 import type { RenderedAnalysis } from './page-recorder.ts';
@@ -9,7 +9,7 @@ export interface RenderStageDeps {
   policy: RenderPolicy;
   /** The driving query's content terms (stems, as text.ts makes them). */
   queryTerms: readonly string[];
-  renderer: PageRenderer;
+  renderer: Renderer;
   /** Rendered DOMs longer than this are dropped (the page is stored as its HTML gave it). */
   maxDomChars: number;
   /** Parses a rendered DOM as a page of the task's URL (a parse worker's job). */

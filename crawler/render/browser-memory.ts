@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * The processes descending from this one, from /proc; undefined where there is no /proc. The
- * crawler starts no process but the browser (parse workers are threads), so these are the
+ * render process (render-host.ts) starts no process but the browser, so there these are the
  * browser and its zygote, renderer and utility processes.
  */
 export function descendantPids(ourPid: number = process.pid): number[] | undefined {

@@ -1,7 +1,6 @@
 import type { Browser, BrowserContext } from 'playwright-core';
-import { readdirSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { descendantPids, descendantsMemoryMb } from './browser-memory.ts';
+import { lowerPriority } from './process-priority.ts';
 import { BrowserUnavailableError } from '../errors.ts';
 
 /** Pages a context renders before it is closed and made afresh (its caches and leaks go with it). */
@@ -21,32 +20,6 @@ const LAUNCH_ARGS = [
   // past would go to a proxy that does not exist, loopback included, so nothing reaches the network.
   '--proxy-bypass-list=<-loopback>',
 ];
-
-/** Niceness of the browser's processes: on a small machine, the crawler's own work goes first. */
-const BROWSER_NICENESS = 10;
-
-/**
- * Renders share the CPU with the HTTP loop and the parser: at a lower priority the browser
- * takes what they leave, so static pages are not slowed by pages being rendered. Linux sets
- * niceness per thread, so every thread of every browser process is lowered.
- */
-function lowerBrowserPriority(): void {
-  for (const pid of descendantPids() ?? []) {
-    let threads: string[];
-    try {
-      threads = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      threads = [String(pid)];
-    }
-    for (const tid of threads) {
-      try {
-        setPriority(Number(tid), BROWSER_NICENESS);
-      } catch {
-        // Gone already, or not ours to change: rendering goes on at its priority.
-      }
-    }
-  }
-}
 
 export interface BrowserPoolOptions {
   executablePath: string;
@@ -102,8 +75,8 @@ export class BrowserPool {
       return await work(slot.context);
     } finally {
       // A context's first page starts the processes it needs (a renderer, the GPU process, which
-      // Chromium raises itself): they are lowered once it is done.
-      if (slot.pages === 1) lowerBrowserPriority();
+      // Chromium raises itself): they are lowered once it is done, so the crawler's own work goes first.
+      if (slot.pages === 1) lowerPriority(descendantPids() ?? []);
       this.#give(slot);
     }
   }

@@ -45,6 +45,13 @@ export interface RenderedPage {
   timedOut: boolean;
 }
 
+/** What renders pages: in this process (PageRenderer) or in a process of its own (RenderProcess). */
+export interface Renderer {
+  render(input: RenderInput): Promise<RenderedPage>;
+  /** Why pages can no longer be rendered (the browser would not start), if so. */
+  readonly unavailable: Error | undefined;
+}
+
 export interface RenderInput {
   url: string;
   status: number;
@@ -91,7 +98,7 @@ const WATCH_MUTATIONS = `(() => {
  * workers are refused. The page is done when its network and its DOM have been quiet for a
  * moment, or when the time limit is reached.
  */
-export class PageRenderer {
+export class PageRenderer implements Renderer {
   readonly #pool: BrowserPool;
   readonly #fetch: SubresourceFetcher;
   readonly #timeoutMs: number;

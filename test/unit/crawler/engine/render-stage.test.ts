@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { RenderStage } from '../../../../crawler/engine/render-stage.ts';
 import type { FetchResult } from '../../../../crawler/net/fetch-page.ts';
 import { analyseResponse } from '../../../../crawler/parse/analyse-response.ts';
-import type { PageRenderer } from '../../../../crawler/render/page-renderer.ts';
+import type { Renderer } from '../../../../crawler/render/page-renderer.ts';
 import { RenderPolicy } from '../../../../crawler/render/render-policy.ts';
 import type { QueuedUrl } from '../../../../crawler/store/url-store.ts';
 
@@ -16,7 +16,7 @@ function analyse(html: string) {
 }
 
 function stage(dom: string, maxDomChars: number, policy = new RenderPolicy('auto')): RenderStage {
-  const renderer = { render: async () => ({ dom, requests: [], ms: 5, timedOut: false }) } as unknown as PageRenderer;
+  const renderer: Renderer = { render: async () => ({ dom, requests: [], ms: 5, timedOut: false }), unavailable: undefined };
   return new RenderStage({ policy, queryTerms: ['checkpoint'], renderer, analyseDom: async (_task, html) => analyse(html), maxDomChars }, 2);
 }
 
