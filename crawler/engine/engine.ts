@@ -562,9 +562,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         release(await this.#probeSoft404(host));
         return;
       }
-      // Pages that would join a full render queue, or any page while requisites lag far behind, wait:
-      // the queues stay bounded, and turns lent to renders and requisites (above) still go on.
-      if ((host.rendersPages === true && this.#render?.saturated === true) || this.#requisites?.saturated === true) {
+      // Pages that would join a full render or requisite queue wait: the queues stay bounded, turns lent
+      // to renders and requisites (above) still go on, and hosts whose pages join neither are not held.
+      if ((host.rendersPages === true && this.#render?.saturated === true) || (host.feedsRequisites === true && this.#requisites?.saturated === true)) {
         released = true;
         this.#frontier.park(host);
         this.#parked.add(host);
@@ -608,7 +608,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite));
         return;
       }
-      this.#afterRecorded(task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
+      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
     } catch (err) {
       const responseMs = Date.now() - started;
       const storeError = storeErrorOf(err);
@@ -636,7 +636,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void): Promise<void> {
     try {
       const rendered = await this.#render?.render(task, result, raw);
-      this.#afterRecorded(task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
+      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
       if (rendered !== undefined) this.#renderedThisRun++;
     } catch (err) {
       if (storeErrorOf(err) !== undefined || !this.#abort.signal.aborted) throw err;
@@ -655,7 +655,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   }
 
   /** What follows a stored page: the strategy learns of it, the frontier re-orders, listeners hear of it. */
-  #afterRecorded(task: QueuedUrl, recorded: RecordedPage): void {
+  #afterRecorded(host: HostState, task: QueuedUrl, recorded: RecordedPage): void {
     const orderingStarted = performance.now();
     // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
     for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
@@ -665,6 +665,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     if (recorded.hot) this.#hotThisRun++;
     this.#hotThisRun += this.#revision.afterPage();
     this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
+    host.feedsRequisites = this.#requisites !== undefined && recorded.requisites !== null;
     if (this.#requisites !== undefined && recorded.requisites !== null) this.#trackBeside(this.#requisites.fetchFor(recorded.seq, task.url, recorded.requisites));
   }
 

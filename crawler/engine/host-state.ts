@@ -26,6 +26,8 @@ export interface HostState extends FrontierHost {
   soft404?: Simhash | null;
   /** True while the host's last page went to the browser: when the render queue is full, the host waits rather than piling up pages. */
   rendersPages?: boolean;
+  /** True while the host's last page had requisites to fetch: when their queue is full, the host waits (a host whose pages need none goes on). */
+  feedsRequisites?: boolean;
 }
 
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */

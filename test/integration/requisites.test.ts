@@ -132,3 +132,44 @@ describe('page requisites when the crawl is stopped', () => {
     }
   });
 });
+
+describe('page requisites backing up on one host', () => {
+  it('hold back the hosts that feed them, not a host whose pages need none', { timeout: 30_000 }, async () => {
+    const later = (ms: number, handler: Handler): Handler => (req, res) => void setTimeout(() => handler(req, res), ms);
+    // Every image takes 200 ms: the requisite queue fills within the first hundred pages of the gallery host.
+    const images = await startTestSite({}, later(200, respond('image/png', 'png')));
+    const gallery = await startTestSite({}, (req, res) => {
+      const n = Number(/^\/g\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+      if (n < 0 || n >= 150) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Gallery ${n}</title><p>Write-ahead logging.</p><img src="${images.origin}/img/${n}.png" alt=""><a href="/g/${2 * n + 1}">next</a> <a href="/g/${2 * n + 2}">next</a>`);
+    });
+    const BOOK_PAGES = 40;
+    const book = await startTestSite({}, later(20, (req, res) => {
+      const n = Number(/^\/b\/(\d+)$/.exec(req.url ?? '')?.[1] ?? -1);
+      if (n < 0 || n >= BOOK_PAGES) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Book ${n}</title><p>Checkpoints.</p>${[2 * n + 1, 2 * n + 2].filter((k) => k < BOOK_PAGES).map((k) => `<a href="/b/${k}">next</a>`).join(' ')}`);
+    }));
+    const dir = tempDir('forager-requisites-backlog-');
+    const db = openCollection(join(dir.dir, 'c.db'), { create: true });
+    try {
+      const settings = testSettings([`${gallery.origin}/g/0`, `${book.origin}/b/0`], { query: 'write-ahead logging', requisites: 'all', delayMs: 0, maxPages: 1000 });
+      saveSettings(db, settings);
+      const engine = new CrawlEngine(db, settings);
+      let bookRead = 0;
+      engine.on('page', (page) => {
+        if (page.url.startsWith(`${book.origin}/b/`) && ++bookRead === BOOK_PAGES) engine.stop();
+      });
+      assert.equal(await engine.run(), 'stopped');
+      const bookPages = book.requests.filter((p) => p.startsWith('/b/'));
+      assert.equal(bookPages.length, BOOK_PAGES, 'the book was read to its end');
+      const span = (book.arrivals[book.requests.length - 1] as number) - (book.arrivals[book.requests.indexOf('/b/0')] as number);
+      assert.ok(span < 2500, `the book's ${BOOK_PAGES} pages took ${span.toFixed(0)} ms: it waited for the gallery's images`);
+      const galleryPages = gallery.requests.filter((p) => p.startsWith('/g/')).length;
+      assert.ok(galleryPages < 120, `the gallery host was held back while its images queued (${galleryPages} pages fetched)`);
+    } finally {
+      db.close();
+      await Promise.all([images.close(), gallery.close(), book.close()]);
+      dir.cleanup();
+    }
+  });
+});
