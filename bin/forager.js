@@ -25,5 +25,10 @@ if (!existsSync(entry)) {
   console.error('forager: the crawler is not built yet; run "npm run build" (npm install does it).');
   process.exit(1);
 }
+// The reader of our output went away (`forager pages | head`): it has what it wanted, so stop quietly.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -11,6 +11,7 @@ import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { FORAGER_BIN, runCli, spawnCli, type CliResult } from '../support/cli.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
 import { isSoft404Probe, startTestSite, type TestSite } from '../support/test-site.ts';
+import { buildSyntheticCollection } from '../../bench/support/synthetic-collection.ts';
 
 const AGENT = 'ForagerTest/1.0 (+http://127.0.0.1/about)';
 const QUERY = 'orchard winds';
@@ -642,6 +643,26 @@ describe('the forager process', { skip: process.platform !== 'linux' ? 'malloc a
     } finally {
       serve.child.kill('SIGTERM');
       await serve.done;
+      dir.cleanup();
+    }
+  });
+});
+
+describe('forager writing to a reader that goes away', () => {
+  it('stops quietly when its output pipe closes, as `forager pages | head` does', async () => {
+    const dir = tempDir('forager-epipe-');
+    try {
+      const db = join(dir.dir, 'big.forager');
+      // Far more output than a pipe holds, so writes go on after the reader has gone.
+      buildSyntheticCollection(db, 3000);
+      const child = spawn(process.execPath, [FORAGER_BIN, 'pages', '--db', db, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.once('close', (exit) => resolve(exit)));
+      assert.equal(stderr, '', 'no error and no stack trace');
+      assert.equal(code, 0);
+    } finally {
       dir.cleanup();
     }
   });
