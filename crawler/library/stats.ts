@@ -1,3 +1,4 @@
+import { crawlCounts } from '../store/crawl-counts.ts';
 import { OUT_OF_SCOPE_ORIGIN } from '../store/host-store.ts';
 import type { CrawlStats, HarvestPoint } from '../protocol/crawl-stats.ts';
 import type { ReadonlyDb } from '../store/database.ts';
@@ -40,10 +41,8 @@ export function collectionStats(db: ReadonlyDb): CrawlStats {
   const counts = urlCountsByState(db);
   const n = (s: number): number => counts.get(s as never) ?? 0;
   const totals = runTotals(db);
-  const fetched = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
-  const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
+  const { pages: fetched, hot, rendered } = crawlCounts(db);
   const hosts = db.prepare('SELECT count(*) FROM hosts WHERE origin <> ?').pluck().get(OUT_OF_SCOPE_ORIGIN) as number;
-  const rendered = db.prepare('SELECT count(*) FROM renders').pluck().get() as number;
   return {
     fetched,
     hot,

@@ -5,7 +5,6 @@
  * is not the crawl loop's, whose static pages then never wait behind a render. Each request
  * a page makes is sent back to the crawler, whose subresource fetcher decides and fetches.
  */
-import { BrowserUnavailableError } from '../errors.ts';
 import { BrowserPool } from './browser-pool.ts';
 import { PageRenderer, type RenderInput, type SubresourceOutcome } from './page-renderer.ts';
 import { lowerPriority } from './process-priority.ts';
@@ -53,7 +52,7 @@ async function render(id: number, input: RenderInput): Promise<void> {
     const page = await renderer.render(input);
     send({ type: 'rendered', id, page });
   } catch (err) {
-    send({ type: 'failed', id, message: err instanceof Error ? err.message : String(err), unavailable: err instanceof BrowserUnavailableError && pool.unavailable !== undefined });
+    send({ type: 'failed', id, message: err instanceof Error ? err.message : String(err), unavailable: pool.unavailable !== undefined });
   }
 }
 

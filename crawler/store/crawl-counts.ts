@@ -1,4 +1,4 @@
-import type { Db } from './database.ts';
+import type { ReadonlyDb } from './database.ts';
 
 /** What a collection holds when a run starts: the engine's figures count on from here. */
 export interface CrawlCounts {
@@ -11,7 +11,7 @@ export interface CrawlCounts {
 }
 
 /** Counts the stored pages, the hot ones among them, and those stored with a render. */
-export function crawlCounts(db: Db): CrawlCounts {
+export function crawlCounts(db: ReadonlyDb): CrawlCounts {
   const pages = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
   const rendered = db.prepare('SELECT count(*) FROM renders').pluck().get() as number;
