@@ -11,7 +11,7 @@ import type { Db } from '../store/database.ts';
 import type { PageStore } from '../store/page-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
-import type { PageJudge } from '../relevance/judge.ts';
+import type { JudgedPage, PageJudge } from '../relevance/judge.ts';
 import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
 import { RenderStore, type PageRequisites, type RenderRecord } from '../store/render-store.ts';
@@ -84,6 +84,19 @@ function withRender(raw: ResponseAnalysis, rendered: ResponseAnalysis): Response
   };
 }
 
+/** A page as the judge sees it. */
+function judgedPage(task: QueuedUrl, analysis: ResponseAnalysis, page: ExtractedPage): JudgedPage {
+  return {
+    urlId: task.id,
+    site: new URL(task.url).origin,
+    title: page.title,
+    text: page.text,
+    titleTerms: analysis.titleTerms,
+    bodyTerms: analysis.bodyTerms,
+    lineHashes: analysis.lineHashes,
+  };
+}
+
 /**
  * Turns one HTTP response into stored rows: the page, its text in the full-text index,
  * its links (each through the seen test), and the URL's final state, all in one
@@ -149,6 +162,12 @@ export class PageRecorder {
     });
   }
 
+  /** The judge's own verdict on a version of the page as things stand (it learns nothing): undefined without text or without a judge that can say. */
+  wouldBeHot(task: QueuedUrl, analysis: ResponseAnalysis): boolean | undefined {
+    if (analysis.page === null || this.#judge.wouldBeHot === undefined) return undefined;
+    return this.#judge.wouldBeHot(judgedPage(task, analysis, analysis.page));
+  }
+
   /**
    * Stores a response. `failedReason` lets the caller record a 5xx that ran out of retries as
    * failed; `soft404` is the simhash of the host's answer to a path that does not exist (null
@@ -172,15 +191,7 @@ export class PageRecorder {
     const judgement =
       page === null
         ? { relevance: null, hot: false, judgedHot: false, grade: 0 }
-        : this.#judge.judge({
-            urlId: task.id,
-            site: new URL(task.url).origin,
-            title: page.title,
-            text: page.text,
-            titleTerms: analysis.titleTerms,
-            bodyTerms: analysis.bodyTerms,
-            lineHashes: analysis.lineHashes,
-          });
+        : this.#judge.judge(judgedPage(task, analysis, page));
     const judgeMs = performance.now() - judgeStarted;
     const terms = analysis.terms;
     const isSoft404 = result.status === 200 && soft404 !== null && analysis.simhash !== null && hammingDistance(soft404, analysis.simhash) <= NEAR_DUPLICATE_BITS;

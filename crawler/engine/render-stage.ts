@@ -14,6 +14,8 @@ export interface RenderStageDeps {
   maxDomChars: number;
   /** Parses a rendered DOM as a page of the task's URL (a parse worker's job). */
   analyseDom(task: QueuedUrl, dom: string): Promise<ResponseAnalysis>;
+  /** The judge's verdict on a version of the page as things stand, learning nothing (undefined: it cannot say). */
+  wouldBeHot(task: QueuedUrl, analysis: ResponseAnalysis): boolean | undefined;
 }
 
 /**
@@ -91,6 +93,7 @@ export class RenderStage {
       rawWords: raw.page.wordCount,
       renderedWords: analysis.page.wordCount,
       queryTermsGained: this.#deps.queryTerms.filter((term) => shows(analysis, term) && !shows(raw, term)).length,
+      verdictChanged: this.#deps.wouldBeHot(task, analysis) !== this.#deps.wouldBeHot(task, raw),
     });
     return {
       analysis,

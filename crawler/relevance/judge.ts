@@ -39,6 +39,8 @@ export interface PageJudge {
   movingBar?(): number | null;
   /** Takes the user's labels as they now are (all of them). */
   useLabels?(labels: readonly KnownLabel[]): void;
+  /** The judge's own verdict on a page as things stand, learning nothing from it: to compare two versions of one page. */
+  wouldBeHot?(page: JudgedPage): boolean;
 }
 
 /** What shapes a crawl's judgement: the driving query and the hot rule the user chose, if any. */
@@ -95,12 +97,15 @@ export class CrawlJudge implements PageJudge {
     return this.#hot instanceof RelativeToBestRule ? this.#hot.threshold() : null;
   }
 
+  wouldBeHot(page: JudgedPage): boolean {
+    const navigation = this.#templates.templateOf(page.site, page.text, page.lineHashes);
+    return this.#hot.isHot({ ...page, relevance: this.#relevanceOf(page, navigation) });
+  }
+
   judge(page: JudgedPage): Judgement {
     const navigation = this.#templates.takePage(page.site, page.text, page.lineHashes);
-    const similarity = this.#relevance.score(page, navigation);
+    const relevance = this.#relevanceOf(page, navigation);
     this.#relevance.observe(page, navigation);
-    const probability = this.#labels.ready ? this.#labels.probabilityRelevant(page) : undefined;
-    const relevance = blendRelevance(similarity, probability, this.#labelOf.size);
     this.#hot.observe?.(relevance);
     const judgedHot = this.#hot.isHot({ ...page, relevance });
     const label = this.#labelOf.get(page.urlId);
@@ -110,5 +115,11 @@ export class CrawlJudge implements PageJudge {
     const evidence = evidenceOfRelevance(relevance);
     const barEvidence = evidenceOfRelevance(bar);
     return { relevance, hot: judgedHot, judgedHot, grade: evidence === 0 ? 0 : evidence / (evidence + barEvidence) };
+  }
+
+  #relevanceOf(page: JudgedPage, navigation: ReadonlyMap<string, number>): number {
+    const similarity = this.#relevance.score(page, navigation);
+    const probability = this.#labels.ready ? this.#labels.probabilityRelevant(page) : undefined;
+    return blendRelevance(similarity, probability, this.#labelOf.size);
   }
 }

@@ -61,6 +61,18 @@ export class TemplateLines {
       known = { pages: 0, seen: new Map() };
       this.#sites.set(site, known);
     }
+    const template = this.#templateOf(known, text, hashes);
+    this.#record(known, hashes);
+    return template;
+  }
+
+  /** What takePage would discount from the page, without recording it. */
+  templateOf(site: string, text: string, hashes: Uint32Array = lineHashes(text)): Map<string, number> {
+    const known = this.#sites.get(site);
+    return known === undefined ? new Map() : this.#templateOf(known, text, hashes);
+  }
+
+  #templateOf(known: SiteLines, text: string, hashes: Uint32Array): Map<string, number> {
     const template = new Map<string, number>();
     const bar = Math.max(MIN_PAGES, TEMPLATE_SHARE * known.pages);
     let lines: string[] | undefined;
@@ -76,6 +88,10 @@ export class TemplateLines {
         for (const [term, count] of terms) template.set(term, (template.get(term) ?? 0) + count);
       }
     }
+    return template;
+  }
+
+  #record(known: SiteLines, hashes: Uint32Array): void {
     // Each distinct line once: sorted, a repeat follows its first.
     const sorted = hashes.slice().sort();
     for (let k = 0; k < sorted.length; k++) {
@@ -87,7 +103,6 @@ export class TemplateLines {
     }
     known.pages++;
     if (this.#lines > this.#maxLines) this.#forgetRarest();
-    return template;
   }
 
   #terms(hash: number, line: string): Map<string, number> {

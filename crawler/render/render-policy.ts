@@ -13,11 +13,13 @@ export interface RenderComparison {
   renderedWords: number;
   /** Terms of the driving query the render shows and the HTML did not: what would move the page's relevance. */
   queryTermsGained: number;
+  /** The judge's verdict (hot or not) on the rendered page differs from its verdict on the HTML. */
+  verdictChanged: boolean;
 }
 
-/** Rendering changed the page materially: new links, much more text, or words of the query the HTML lacked. */
+/** Rendering changed the page materially: its verdict, new links, much more text, or words of the query the HTML lacked. */
 export function changedMaterially(c: RenderComparison): boolean {
-  return c.queryTermsGained > 0 || c.newLinks >= 2 || (c.renderedWords >= c.rawWords * 1.5 && c.renderedWords - c.rawWords >= 50);
+  return c.verdictChanged || c.queryTermsGained > 0 || c.newLinks >= 2 || (c.renderedWords >= c.rawWords * 1.5 && c.renderedWords - c.rawWords >= 50);
 }
 
 interface Group {

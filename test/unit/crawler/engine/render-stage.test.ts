@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RenderStage } from '../../../../crawler/engine/render-stage.ts';
 import type { FetchResult } from '../../../../crawler/net/fetch-page.ts';
-import { analyseResponse } from '../../../../crawler/parse/analyse-response.ts';
+import { analyseResponse, type ResponseAnalysis } from '../../../../crawler/parse/analyse-response.ts';
 import type { Renderer } from '../../../../crawler/render/page-renderer.ts';
 import { RenderPolicy } from '../../../../crawler/render/render-policy.ts';
 import type { QueuedUrl } from '../../../../crawler/store/url-store.ts';
@@ -15,9 +15,12 @@ function analyse(html: string) {
   return analyseResponse({ url: TASK.url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(html), agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20 });
 }
 
+/** A judge that calls a page hot when its text says "Hot". */
+const wouldBeHot = (_task: QueuedUrl, analysis: ResponseAnalysis): boolean | undefined => analysis.page?.text.includes('Hot');
+
 function stage(dom: string, maxDomChars: number, policy = new RenderPolicy('auto')): RenderStage {
   const renderer: Renderer = { render: async () => ({ dom, requests: [], ms: 5, timedOut: false }), unavailable: undefined };
-  return new RenderStage({ policy, queryTerms: ['checkpoint'], renderer, analyseDom: async (_task, html) => analyse(html), maxDomChars }, 2);
+  return new RenderStage({ policy, queryTerms: ['checkpoint'], renderer, analyseDom: async (_task, html) => analyse(html), maxDomChars, wouldBeHot }, 2);
 }
 
 describe('the render stage', () => {
@@ -29,6 +32,17 @@ describe('the render stage', () => {
     const rendered = await stage(built, 1 << 20, policy).render(TASK, RESULT, raw);
     assert.equal(rendered?.analysis.page?.links.length, 2);
     assert.deepEqual(policy.groups(), [{ group: 'http://app.test/p', state: 'render' }]);
+  });
+
+  it('turns a group to rendering when the render changes only the verdict, and not when it changes nothing', async () => {
+    const shell = '<div id="root"><p>Loading the page</p></div><script src="/app.js"></script>';
+    const raw = analyse(shell);
+    const unchanged = new RenderPolicy('auto');
+    await stage('<div id="root"><p>Loading the page</p></div>', 1 << 20, unchanged).render(TASK, RESULT, raw);
+    assert.deepEqual(unchanged.groups(), [{ group: 'http://app.test/p', state: 'learning' }]);
+    const policy = new RenderPolicy('auto');
+    await stage('<div id="root"><p>Hot page</p></div>', 1 << 20, policy).render(TASK, RESULT, raw);
+    assert.deepEqual(policy.groups(), [{ group: 'http://app.test/p', state: 'render' }], 'no new links, words or query terms: the verdict alone');
   });
 
   it('drops a render whose DOM outgrew the size cap, and says it failed', async () => {

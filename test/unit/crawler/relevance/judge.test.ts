@@ -58,3 +58,20 @@ test('a predicate or a chosen threshold is not a moving bar; a predicate grades 
   const verdict = fixed.judge(page('XML', 'xml '.repeat(20)));
   assert.equal(verdict.hot, (verdict.relevance ?? 0) >= 0.5);
 });
+
+test('wouldBeHot gives the verdict judge would give, template lines included, and learns nothing', () => {
+  const pages = (): JudgedPage[] => [
+    ...Array.from({ length: 6 }, (_, n) => page(`Page ${n}`, `Interpolation ( scipy.interpolate )\nsomething else ${n}`)),
+    page('Interpolation', 'interpolation of splines, interpolation in one dimension'),
+    page('Erf', 'Interpolation ( scipy.interpolate )\nThe error function'),
+  ];
+  const previewed = new CrawlJudge({ query: 'interpolation', ...DEFAULTS });
+  const plain = new CrawlJudge({ query: 'interpolation', ...DEFAULTS });
+  for (const p of pages()) {
+    for (let i = 0; i < 3; i++) previewed.wouldBeHot(p);
+    assert.deepEqual(previewed.judge(p), plain.judge(p), 'previews change nothing the judge does after them');
+  }
+  const erf = page('Erf', 'Interpolation ( scipy.interpolate )\nThe error function');
+  assert.equal(previewed.wouldBeHot(erf), false, 'a line the site repeats is navigation in a preview too');
+  assert.equal(previewed.wouldBeHot(page('Interpolation', 'interpolation of splines, interpolation in one dimension')), true);
+});

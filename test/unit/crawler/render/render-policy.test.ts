@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { changedMaterially, RenderPolicy, renderGroup } from '../../../../crawler/render/render-policy.ts';
 import { hostRenderModes, withHostRenderMode } from '../../../../crawler/protocol/settings.ts';
 
-const SAME = { newLinks: 0, rawWords: 300, renderedWords: 310, queryTermsGained: 0 };
-const BUILT = { newLinks: 12, rawWords: 2, renderedWords: 400, queryTermsGained: 2 };
+const SAME = { newLinks: 0, rawWords: 300, renderedWords: 310, queryTermsGained: 0, verdictChanged: false };
+const BUILT = { newLinks: 12, rawWords: 2, renderedWords: 400, queryTermsGained: 2, verdictChanged: true };
 
 describe('the render policy', () => {
   it('groups pages by origin and first path segment', () => {
@@ -13,12 +13,13 @@ describe('the render policy', () => {
     assert.notEqual(renderGroup('https://a.example/app/1'), renderGroup('https://b.example/app/1'));
   });
 
-  it('calls a change material for new links, much more text, or query words the HTML lacked', () => {
+  it('calls a change material for a changed verdict, new links, much more text, or query words the HTML lacked', () => {
     assert.equal(changedMaterially(SAME), false);
     assert.equal(changedMaterially({ ...SAME, newLinks: 2 }), true);
     assert.equal(changedMaterially({ ...SAME, renderedWords: 460 }), true);
     assert.equal(changedMaterially({ ...SAME, rawWords: 10, renderedWords: 40 }), false, 'thirty more words is not much');
     assert.equal(changedMaterially({ ...SAME, queryTermsGained: 1 }), true);
+    assert.equal(changedMaterially({ ...SAME, verdictChanged: true }), true);
   });
 
   it('renders flagged pages of a new group, then every page once renders change them', () => {
