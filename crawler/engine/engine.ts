@@ -37,6 +37,8 @@ import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 import { findBrowser } from '../render/find-browser.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
+import { CpuPressure } from '../render/cpu-pressure.ts';
+import { RenderGate } from '../render/render-gate.ts';
 import { RenderProcess } from '../render/render-process.ts';
 import { RenderPolicy } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
@@ -93,17 +95,19 @@ export interface CrawlEngineEvents {
   state: [state: EngineState];
 }
 
+/** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
+const RENDER_CONTEXTS = 2;
+/** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
+const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
+/** While the crawl keeps the CPU busy, one render still starts this often (render-gate.ts). */
+const RENDER_TRICKLE_MS = 5000;
+const RENDER_GATE_POLL_MS = 100;
+
 /**
  * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
  * tells the ordering strategy what it learnt. The frontier (CrawlFrontier) keeps the queues
  * and decides which host and URL come next.
  */
-/** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
-const RENDER_CONTEXTS = 2;
-/** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
-const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
-
-
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
   readonly #db: Db;
@@ -129,7 +133,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #subresources: SubresourceFetcher | undefined;
   /** Whether pages are rendered, learnt per host and path; kept without a browser too, for the hosts' modes the UI shows. */
   readonly #renderPolicy: RenderPolicy;
-  #renderProcess: RenderProcess | undefined;
+  #renderer: RenderGate | undefined;
   /** Set when no browser was found for a crawl that renders (see renderNotice). */
   #noBrowser: string | undefined;
   readonly #abort = new AbortController();
@@ -245,12 +249,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#noBrowser = browser.message;
       return;
     }
-    this.#renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: this.settings.renderTimeoutMs }, this.#subresources);
+    const renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: this.settings.renderTimeoutMs }, this.#subresources);
+    this.#renderer = new RenderGate(renderProcess, new CpuPressure(), { slots: RENDER_CONTEXTS, trickleMs: RENDER_TRICKLE_MS, pollMs: RENDER_GATE_POLL_MS });
     this.#render = new RenderStage({
       policy: this.#renderPolicy,
       queryTerms: [...new Set(contentTerms(this.settings.query))],
-      renderer: this.#renderProcess,
+      renderer: this.#renderer,
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
+      wouldBeHot: (task, analysis) => this.#recorder.wouldBeHot(task, analysis),
       // The decoded-size cap of any page, in characters.
       maxDomChars: this.settings.maxDecodedBytes,
     }, RENDER_BACKLOG);
@@ -316,7 +322,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
-    await Promise.all([this.#http.close(), this.#parser.close(), this.#renderProcess?.close()]);
+    await Promise.all([this.#http.close(), this.#parser.close(), this.#renderer?.close()]);
   }
 
   /**

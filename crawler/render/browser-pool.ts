@@ -109,6 +109,8 @@ export class BrowserPool {
 
   async #restart(): Promise<void> {
     if (this.#closed) throw new Error('the browser pool is closed');
+    // A render that got past withContext's check while the last allowed launch was failing.
+    if (this.#unavailable !== undefined) throw this.#unavailable;
     const old = this.#browser;
     this.#browser = undefined;
     // Contexts of the old browser die with it: every slot makes a new one on its next render.
