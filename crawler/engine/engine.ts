@@ -250,7 +250,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       return;
     }
     const renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: this.settings.renderTimeoutMs }, this.#subresources);
-    this.#renderer = new RenderGate(renderProcess, new CpuPressure(), { slots: RENDER_CONTEXTS, trickleMs: RENDER_TRICKLE_MS, pollMs: RENDER_GATE_POLL_MS });
+    this.#renderer = new RenderGate(renderProcess, new CpuPressure(() => this.#pagesThisRun - (this.#render?.rendered ?? 0) - (this.#render?.failed ?? 0)), { slots: RENDER_CONTEXTS, trickleMs: RENDER_TRICKLE_MS, pollMs: RENDER_GATE_POLL_MS });
     this.#render = new RenderStage({
       policy: this.#renderPolicy,
       queryTerms: [...new Set(contentTerms(this.settings.query))],
@@ -493,13 +493,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
   #dispatch(): number | undefined {
     const now = Date.now();
-    while (this.#tasks.size < this.settings.concurrency && this.#budgetLeft() > 0) {
-      const next = this.#frontier.next(now);
+    while (this.#tasks.size < this.settings.concurrency) {
+      // With the page budget spent, hosts are still asked for the turns renders and requisites wait for.
+      const next = this.#budgetLeft() > 0 ? this.#frontier.next(now) : this.#frontier.nextLentTurn(now);
       if (next.kind === 'idle') return undefined;
       if (next.kind === 'wait') return next.until;
       this.#track(this.#serveHost(next.host));
     }
-    // Budget spent or all slots busy: a finishing task wakes the loop.
+    // All slots busy: a finishing task wakes the loop.
     return this.#frontier.hasScheduledHosts ? Number.POSITIVE_INFINITY : undefined;
   }
 
@@ -564,6 +565,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         release(await lent);
         return;
       }
+      // Asked for a lent turn that was given up meanwhile: no page fetch past the budget.
+      if (this.#budgetLeft() <= 0) return;
       if (this.settings.probeSoft404 && host.soft404 === undefined) {
         release(await this.#probeSoft404(host));
         return;

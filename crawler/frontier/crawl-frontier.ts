@@ -108,6 +108,11 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
   requestTurn(host: H, signal: AbortSignal): Promise<(responseMs: number) => void>;
   /** In a host's turn: lends it to the first waiting requestTurn; undefined when none waits. */
   lendTurn(host: H): Promise<number> | undefined;
+  /**
+   * Like next(), among the hosts a requestTurn waits for only: once no page fetch may start
+   * (the page budget is spent), renders and requisites still get their turns.
+   */
+  nextLentTurn(now: number): NextHost<H>;
   /** Counts a page fetched from the host, for its budget. */
   pageFetched(host: H): void;
   /** Ends the host's turn: it may be asked again after max(politeness wait, backoffMs). */
@@ -268,6 +273,25 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     if (request === undefined) return undefined;
     host.turnsWanted--;
     return new Promise((done) => request.grant(done));
+  }
+
+  nextLentTurn(now: number): NextHost<H> {
+    let until = Number.POSITIVE_INFINITY;
+    for (const [hostId, waiting] of this.#turnRequests) {
+      if (waiting.length === 0) {
+        this.#turnRequests.delete(hostId);
+        continue;
+      }
+      const host = this.#hosts.get(hostId);
+      if (host === undefined || host.inflight) continue;
+      if (host.nextAllowedAt <= now) {
+        // It may sit in the scheduler's heaps as well: the scheduler passes over a host in flight.
+        host.inflight = true;
+        return { kind: 'host', host };
+      }
+      until = Math.min(until, host.nextAllowedAt);
+    }
+    return Number.isFinite(until) ? { kind: 'wait', until } : { kind: 'idle' };
   }
 
   reclaim(host: H, urlId: number): void {

@@ -49,6 +49,11 @@ export class HostScheduler<H extends SchedulableHost> {
   next(now: number): NextHost<H> {
     for (let top = this.#waiting.peek(); top !== undefined && top.nextAllowedAt <= now; top = this.#waiting.peek()) {
       this.#waiting.pop();
+      // Taken meanwhile for a lent turn (CrawlFrontier.nextLentTurn): its release offers it again.
+      if (top.inflight) {
+        top.scheduled = false;
+        continue;
+      }
       const head = top.turnsWanted > 0 ? { id: 0, priority: Number.POSITIVE_INFINITY } : top.queue.peek();
       if (head === undefined) {
         top.scheduled = false;
@@ -56,10 +61,9 @@ export class HostScheduler<H extends SchedulableHost> {
       }
       this.#ready.push({ host: top, head });
     }
-    const best = this.#ready.pop();
-    if (best !== undefined) {
+    for (let best = this.#ready.pop(); best !== undefined; best = this.#ready.pop()) {
       best.host.scheduled = false;
-      return { kind: 'host', host: best.host };
+      if (!best.host.inflight) return { kind: 'host', host: best.host };
     }
     const wake = this.#waiting.peek();
     return wake === undefined ? { kind: 'idle' } : { kind: 'wait', until: wake.nextAllowedAt };

@@ -130,6 +130,34 @@ describe('rendering pages built by JavaScript', { skip: browser.kind === 'missin
   });
 });
 
+describe('the last pages of a budget', { skip: browser.kind === 'missing' ? 'no Chromium-family browser on this machine' : false }, () => {
+  it("are rendered whole: their scripts' requests still get the host's turns once no page fetch may start", async () => {
+    const routes: Record<string, Handler> = { '/': respond('text/html', appShell(['/page/1', '/page/2'])) };
+    for (const n of [1, 2]) {
+      routes[`/page/${n}`] = respond('text/html', '<!doctype html><div id="root"></div><script src="/build.js"></script>');
+      routes[`/api/${n}`] = respond('application/json', JSON.stringify({ text: `Checkpoint ${n} of the write-ahead log` }));
+    }
+    routes['/build.js'] = respond('text/javascript', "fetch('/api' + location.pathname.slice(5)).then((r) => r.json()).then((d) => { document.getElementById('root').textContent = d.text; });");
+    const site = await startTestSite(routes);
+    const dir = tempDir('forager-render-budget-');
+    // The budget is the three pages and the seed host's /sitemap.xml: once the last is fetched, the crawl loop starts no page fetch.
+    const run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { render: 'always', maxPages: 4, renderTimeoutMs: 20_000 }));
+    try {
+      assert.equal(run.outcome, 'budget');
+      const renders = run.db.prepare('SELECT timed_out FROM renders').pluck().all() as number[];
+      assert.equal(renders.length, 3);
+      assert.deepEqual(renders, [0, 0, 0], 'no render waited out its time limit for a turn');
+      for (const n of [1, 2]) assert.equal(site.count(`/api/${n}`), 1);
+      const text = run.db.prepare("SELECT p.text FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url LIKE '%/page/2'").pluck().get();
+      assert.match(String(text), /Checkpoint 2 of the write-ahead log/);
+    } finally {
+      run.db.close();
+      await site.close();
+      dir.cleanup();
+    }
+  });
+});
+
 describe('a crawl that renders, without a browser that works', () => {
   /** Six shells, linked from a home page that is itself one: every page asks for a browser. */
   const routes: Record<string, Handler> = { '/': respond('text/html', appShell([1, 2, 3, 4, 5, 6].map((n) => `/page/${n}`))) };

@@ -367,3 +367,27 @@ describe('CrawlFrontier: what the dashboard reads', () => {
     assert.equal(t.frontier.hostCount, 5);
   });
 });
+
+describe('CrawlFrontier: lent turns once no page may be fetched', () => {
+  it('hands out only hosts a turn is asked of, politely, and next() passes over a host so taken', async () => {
+    const t = setUp();
+    t.add(1, 1, 0.9);
+    t.add(2, 2, 0.5);
+    assert.deepEqual(t.frontier.nextLentTurn(t.now), { kind: 'idle' }, 'no turn asked: nothing to hand out');
+    const first = t.frontier.next(t.now);
+    assert.ok(first.kind === 'host' && first.host.id === 1);
+    t.frontier.release(first.host, 0);
+    const granted = t.frontier.requestTurn(first.host, new AbortController().signal);
+    assert.deepEqual(t.frontier.nextLentTurn(t.now), { kind: 'wait', until: t.now + 1000 }, 'the host waits out its politeness delay');
+    t.advance(1000);
+    const lent = t.frontier.nextLentTurn(t.now);
+    assert.ok(lent.kind === 'host' && lent.host.id === 1 && lent.host.inflight, 'host 1, in flight');
+    assert.deepEqual(t.frontier.nextLentTurn(t.now), { kind: 'idle' }, 'a host in flight is not handed out twice');
+    const next = t.frontier.next(t.now);
+    assert.ok(next.kind === 'host' && next.host.id === 2, 'next() passes over host 1, which is in flight');
+    const ended = lent.kind === 'host' ? t.frontier.lendTurn(lent.host) : undefined;
+    const end = await granted;
+    end(5);
+    assert.equal(await ended, 5);
+  });
+});
