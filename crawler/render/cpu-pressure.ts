@@ -22,32 +22,45 @@ export interface Pressure {
 
 /** The crawler counts as busy when it uses at least half a core... */
 const BUSY_CORES = 0.5;
-/** ...and the machine has less than a whole core idle: a browser beside it would take its time. */
+/** ...and the machine has less than a whole core idle: a browser beside it would take its time... */
 const SPARE_CORES = 1;
+/**
+ * ...and it stores at least this many pages a second that need no browser. Without this, the
+ * crawler's own share of rendering (the pages' requests, parsing their DOMs) would count, and
+ * renders would hold themselves back. A render crawl stores a few pages a second.
+ */
+const BUSY_PAGES_PER_SECOND = 20;
 const SAMPLE_MS = 250;
 /** Readings kept: the judgement spans the last second. */
 const WINDOW = 5;
 
+interface Reading extends CpuReading {
+  pages: number;
+}
+
 /**
- * Samples this process's CPU use and the machine's idle time four times a second and judges
- * the last second. A browser at a lower priority still slows a crawl that is busy on a small
- * machine (every wake-up of the crawl loop must take a core back from it); this tells the
- * render gate when to hold renders back.
+ * Judges, over the last second, whether the crawler is busy on the CPU with pages that need
+ * no browser. A browser at a lower priority still slows such a crawl on a small machine
+ * (every wake-up of the crawl loop must take a core back from it); this tells the render gate
+ * when to hold renders back. Sampled four times a second.
  */
 export class CpuPressure implements Pressure {
   readonly #read: () => CpuReading;
-  readonly #readings: CpuReading[] = [];
+  readonly #pagesWithoutBrowser: () => number;
+  readonly #readings: Reading[] = [];
   readonly #timer: NodeJS.Timeout;
 
-  constructor(read: () => CpuReading = readCpu, sampleMs: number = SAMPLE_MS) {
+  /** `pagesWithoutBrowser`: pages stored so far that were not rendered. */
+  constructor(pagesWithoutBrowser: () => number, read: () => CpuReading = readCpu, sampleMs: number = SAMPLE_MS) {
     this.#read = read;
-    this.#readings.push(read());
+    this.#pagesWithoutBrowser = pagesWithoutBrowser;
+    this.sample();
     this.#timer = setInterval(() => this.sample(), sampleMs);
     this.#timer.unref();
   }
 
   sample(): void {
-    this.#readings.push(this.#read());
+    this.#readings.push({ ...this.#read(), pages: this.#pagesWithoutBrowser() });
     if (this.#readings.length > WINDOW) this.#readings.shift();
   }
 
@@ -58,7 +71,8 @@ export class CpuPressure implements Pressure {
     const wallMicros = (last.at - first.at) * 1000;
     const ownCores = (last.ownMicros - first.ownMicros) / wallMicros;
     const idleCores = (last.idleMicros - first.idleMicros) / wallMicros;
-    return ownCores >= BUSY_CORES && idleCores < SPARE_CORES;
+    const pagesPerSecond = ((last.pages - first.pages) * 1e6) / wallMicros;
+    return ownCores >= BUSY_CORES && idleCores < SPARE_CORES && pagesPerSecond >= BUSY_PAGES_PER_SECOND;
   }
 
   stop(): void {

@@ -96,39 +96,45 @@ describe('the render gate', () => {
 });
 
 describe('CPU pressure', () => {
-  /** Readings a test writes: per step, the cores this process used and the cores idle over 250 ms. */
-  function scripted(steps: { own: number; idle: number }[]): () => CpuReading {
-    let reading: CpuReading = { at: 0, ownMicros: 0, idleMicros: 0 };
-    let i = -1;
-    return () => {
-      const step = steps[i];
-      if (step !== undefined) reading = { at: reading.at + 250, ownMicros: reading.ownMicros + step.own * 250_000, idleMicros: reading.idleMicros + step.idle * 250_000 };
-      i++;
-      return reading;
-    };
+  interface Step {
+    /** Cores this process used, cores idle, and pages stored without the browser a second, over a 250 ms step. */
+    own: number;
+    idle: number;
+    pages: number;
   }
 
-  function after(steps: { own: number; idle: number }[]): boolean {
-    const cpu = new CpuPressure(scripted(steps), 60_000);
-    for (let i = 0; i < steps.length; i++) cpu.sample();
+  function after(steps: Step[]): boolean {
+    let reading: CpuReading = { at: 0, ownMicros: 0, idleMicros: 0 };
+    let pages = 0;
+    let i = 0;
+    const cpu = new CpuPressure(() => pages, () => reading, 60_000);
+    for (; i < steps.length; i++) {
+      const step = steps[i] as Step;
+      reading = { at: reading.at + 250, ownMicros: reading.ownMicros + step.own * 250_000, idleMicros: reading.idleMicros + step.idle * 250_000 };
+      pages += step.pages / 4;
+      cpu.sample();
+    }
     cpu.stop();
     return cpu.busy;
   }
 
-  it('calls the crawler busy when it uses half a core or more and less than a core is idle', () => {
-    assert.equal(after(Array(4).fill({ own: 1.2, idle: 0.3 })), true);
-    assert.equal(after(Array(4).fill({ own: 0.2, idle: 0.3 })), false, 'a light crawl leaves the CPU to renders');
-    assert.equal(after(Array(4).fill({ own: 1.2, idle: 3 })), false, 'a machine with a core to spare has room for a browser');
+  const BUSY: Step = { own: 1.2, idle: 0.3, pages: 800 };
+
+  it('calls the crawler busy when it uses half a core or more, less than a core is idle, and pages that need no browser stream in', () => {
+    assert.equal(after(Array(4).fill(BUSY)), true);
+    assert.equal(after(Array(4).fill({ ...BUSY, own: 0.2 })), false, 'a light crawl leaves the CPU to renders');
+    assert.equal(after(Array(4).fill({ ...BUSY, idle: 3 })), false, 'a machine with a core to spare has room for a browser');
+    assert.equal(after(Array(4).fill({ ...BUSY, pages: 4 })), false, 'a crawl busy with its renders does not hold them back');
   });
 
   it('judges the last second only', () => {
-    const busyThenQuiet = [...Array(4).fill({ own: 1.5, idle: 0.1 }), ...Array(4).fill({ own: 0.1, idle: 1.5 })];
+    const busyThenQuiet: Step[] = [...Array(4).fill(BUSY), ...Array(4).fill({ own: 0.1, idle: 1.5, pages: 0 })];
     assert.equal(after(busyThenQuiet), false);
     assert.equal(after(busyThenQuiet.reverse()), true);
   });
 
   it('is not busy before it has measured anything', () => {
-    const cpu = new CpuPressure(() => ({ at: 5, ownMicros: 9e9, idleMicros: 0 }), 60_000);
+    const cpu = new CpuPressure(() => 1e6, () => ({ at: 5, ownMicros: 9e9, idleMicros: 0 }), 60_000);
     assert.equal(cpu.busy, false);
     cpu.stop();
   });
