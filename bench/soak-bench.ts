@@ -44,6 +44,8 @@ async function startWeb(log: (port: string, path: string) => void): Promise<{ ch
 interface Sample {
   pages: number;
   rssMb: number;
+  /** 0 for the first crawl, 1 and 2 for the resumes. */
+  run: number;
 }
 
 function rssMb(pid: number): number | undefined {
@@ -107,7 +109,7 @@ async function runForager(args: string[], dbPath: string, samples: Sample[], kil
     })();
     const rss = rssMb(child.pid as number);
     const stored = reader === undefined ? 0 : pageCount(reader);
-    if (rss !== undefined && stored >= 0) samples.push({ pages: stored, rssMb: rss });
+    if (rss !== undefined && stored >= 0) samples.push({ pages: stored, rssMb: rss, run: phase });
     if (killAt !== undefined && stored >= killAt && !killed) {
       killed = true;
       child.kill('SIGKILL');
@@ -171,11 +173,12 @@ try {
   const inflightCounts = atKills.map((at) => at.inflight.size);
   const refetchedCommitted = refetched.map((urls, i) => urls.filter((url) => atKills[i]?.committed.has(url)).length);
 
-  const peak = Math.max(...samples.map((s) => s.rssMb));
+  const peakSample = samples.reduce((a, b) => (b.rssMb > a.rssMb ? b : a));
+  const peak = peakSample.rssMb;
   const middle = median(samples.filter((s) => s.pages >= stored * 0.4 && s.pages <= stored * 0.6).map((s) => s.rssMb));
   const lastTenth = Math.max(...samples.filter((s) => s.pages >= stored * 0.9).map((s) => s.rssMb));
   console.log(`  stored ${stored} pages in ${seconds.toFixed(0)} s over three runs: ${(stored / seconds).toFixed(1)} pages/s`);
-  console.log(`  peak RSS ${peak.toFixed(0)} MB; middle of the crawl ${middle.toFixed(0)} MB, last tenth at most ${lastTenth.toFixed(0)} MB`);
+  console.log(`  peak RSS ${peak.toFixed(0)} MB (${['in the first run', 'in the first resume', 'in the second resume'][peakSample.run]}, at ${peakSample.pages} stored pages); middle of the crawl ${middle.toFixed(0)} MB, last tenth at most ${lastTenth.toFixed(0)} MB`);
   console.log(`  integrity_check: ${integrity}`);
   console.log('  failure reasons:');
   for (const r of reasons) console.log(`    ${String(r.n).padStart(7)}  ${r.reason}`);
