@@ -68,42 +68,75 @@ export function simhashFromInt(value: bigint): Simhash {
   return { hi: Number(unsigned >> 32n), lo: Number(unsigned & 0xffffffffn) };
 }
 
+const BLOCKS = 4;
+const BLOCK_VALUES = 1 << 16;
+
 /**
  * Fingerprints of stored pages, found by near-duplicate in a few lookups: within 3 bits, two
  * fingerprints agree exactly on at least one of their four 16-bit blocks (pigeonhole), so
  * each block indexes the pages and only pages sharing a block are compared (Manku et al.).
+ * A crawl holds one entry per stored page for its whole run, so the index is typed arrays:
+ * per block value the newest entry with it, each entry chained to the previous one with the
+ * same value. 100,000 fingerprints take 4.5 MB so; maps of arrays and objects took 41.7 MB.
  */
 export class NearDuplicateIndex {
-  readonly #blocks = [new Map<number, number[]>(), new Map<number, number[]>(), new Map<number, number[]>(), new Map<number, number[]>()];
-  readonly #hashes = new Map<number, Simhash>();
+  readonly #heads = new Int32Array(BLOCKS * BLOCK_VALUES).fill(-1);
+  #seqs = new Int32Array(1024);
+  /** The fingerprints' halves, as int32 bits. */
+  #hi = new Int32Array(1024);
+  #lo = new Int32Array(1024);
+  /** Per entry and block, the entry before it with the same block value (-1: none). */
+  #next = new Int32Array(1024 * BLOCKS);
+  #size = 0;
 
   get size(): number {
-    return this.#hashes.size;
+    return this.#size;
   }
 
   add(seq: number, hash: Simhash): void {
-    this.#hashes.set(seq, hash);
-    blocksOf(hash).forEach((block, i) => {
-      const map = this.#blocks[i]!;
-      const list = map.get(block);
-      if (list === undefined) map.set(block, [seq]);
-      else list.push(seq);
-    });
+    if (this.#size === this.#seqs.length) this.#grow();
+    const entry = this.#size++;
+    this.#seqs[entry] = seq;
+    this.#hi[entry] = hash.hi;
+    this.#lo[entry] = hash.lo;
+    for (let block = 0; block < BLOCKS; block++) {
+      const head = block * BLOCK_VALUES + blockValue(hash, block);
+      this.#next[entry * BLOCKS + block] = this.#heads[head] as number;
+      this.#heads[head] = entry;
+    }
   }
 
   /** The earliest stored page within NEAR_DUPLICATE_BITS of `hash`, if any. */
   find(hash: Simhash): number | undefined {
     let best: number | undefined;
-    blocksOf(hash).forEach((block, i) => {
-      for (const seq of this.#blocks[i]!.get(block) ?? []) {
+    for (let block = 0; block < BLOCKS; block++) {
+      for (let entry = this.#heads[block * BLOCK_VALUES + blockValue(hash, block)] as number; entry !== -1; entry = this.#next[entry * BLOCKS + block] as number) {
+        const seq = this.#seqs[entry] as number;
         if (best !== undefined && seq >= best) continue;
-        if (hammingDistance(this.#hashes.get(seq)!, hash) <= NEAR_DUPLICATE_BITS) best = seq;
+        const bits = popcount((this.#hi[entry]! ^ hash.hi) >>> 0) + popcount((this.#lo[entry]! ^ hash.lo) >>> 0);
+        if (bits <= NEAR_DUPLICATE_BITS) best = seq;
       }
-    });
+    }
     return best;
+  }
+
+  #grow(): void {
+    const capacity = this.#seqs.length * 2;
+    this.#seqs = grown(this.#seqs, capacity);
+    this.#hi = grown(this.#hi, capacity);
+    this.#lo = grown(this.#lo, capacity);
+    this.#next = grown(this.#next, capacity * BLOCKS);
   }
 }
 
-function blocksOf(h: Simhash): [number, number, number, number] {
-  return [h.hi >>> 16, h.hi & 0xffff, h.lo >>> 16, h.lo & 0xffff];
+function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(length);
+  b.set(a);
+  return b;
+}
+
+/** The hash's 16-bit block number `block` (0 and 1 from hi, 2 and 3 from lo). */
+function blockValue(h: Simhash, block: number): number {
+  const half = block < 2 ? h.hi : h.lo;
+  return block % 2 === 0 ? half >>> 16 : half & 0xffff;
 }
