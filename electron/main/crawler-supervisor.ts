@@ -37,7 +37,7 @@ export class CrawlerSupervisor {
     const child = utilityProcess.fork(this.#entry, [], {
       serviceName: 'Forager crawler',
       stdio: 'inherit',
-      execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=100'],
+      execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=50'],
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     });
     const client = new CrawlerClient(port1, this.#onEvent);
