@@ -33,12 +33,12 @@ export class CrawlerSupervisor {
   client(): CrawlerClient {
     if (this.#client !== undefined && (!this.#client.abandoned || this.#stopping !== undefined)) return this.#client;
     const { port1, port2 } = new MessageChannelMain();
-    // The heap flags of the CLI's shebang and its malloc arena cap (bin/forager.js says why): they keep crawls and exports of big collections under 300 MB.
+    // The heap flags of the CLI's shebang and its malloc settings (bin/forager.js says why): they keep crawls and exports of big collections under 300 MB.
     const child = utilityProcess.fork(this.#entry, [], {
       serviceName: 'Forager crawler',
       stdio: 'inherit',
       execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=50'],
-      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' },
     });
     const client = new CrawlerClient(port1, this.#onEvent);
     child.once('exit', (code) => {

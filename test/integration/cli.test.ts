@@ -627,24 +627,43 @@ describe('database files that are not usable collections: one line, non-zero, un
   });
 });
 
-describe('the forager process', { skip: process.platform !== 'linux' ? 'malloc arenas are a glibc matter' : false }, () => {
-  it('runs with at most two malloc arenas, with its pid, arguments and output unchanged', async () => {
-    const dir = tempDir('forager-arenas-');
-    const env = { ...process.env };
-    delete env.MALLOC_ARENA_MAX;
+describe('the forager process', { skip: process.platform !== 'linux' ? 'malloc settings are a glibc matter' : false }, () => {
+  /** The environment `forager serve` runs with when started with `env`, and its command line. */
+  async function serveProcess(env: NodeJS.ProcessEnv): Promise<{ environ: string[]; cmdline: string }> {
+    const dir = tempDir('forager-malloc-');
     const serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { env, timeoutMs: 20_000 });
     try {
       const deadline = Date.now() + 15_000;
       while (!/Open http:\/\/127\.0\.0\.1:\d+\//.test(serve.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.match(serve.stdout(), /Open http:\/\/127\.0\.0\.1:\d+\//, 'the server started and printed its address');
-      const environ = readFileSync(`/proc/${serve.child.pid}/environ`, 'utf8').split('\0');
-      assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'the process the CLI was started as runs with two arenas');
-      assert.match(readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8'), /bin\/forager\.js\0serve\0--dir\0/);
+      return {
+        environ: readFileSync(`/proc/${serve.child.pid}/environ`, 'utf8').split('\0'),
+        cmdline: readFileSync(`/proc/${serve.child.pid}/cmdline`, 'utf8'),
+      };
     } finally {
       serve.child.kill('SIGTERM');
       await serve.done;
       dir.cleanup();
     }
+  }
+
+  it("runs with at most two malloc arenas and glibc's mmap threshold pinned, with its pid, arguments and output unchanged", async () => {
+    const env = { ...process.env };
+    delete env.MALLOC_ARENA_MAX;
+    delete env.MALLOC_MMAP_THRESHOLD_;
+    const { environ, cmdline } = await serveProcess(env);
+    assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'the process the CLI was started as runs with two arenas');
+    assert.ok(environ.includes('MALLOC_MMAP_THRESHOLD_=131072'), 'and with blocks of 128 KB or more always in mappings of their own');
+    assert.match(cmdline, /bin\/forager\.js\0serve\0--dir\0/);
+  });
+
+  it("keeps the user's own malloc settings", async () => {
+    const env = { ...process.env, MALLOC_ARENA_MAX: '4' };
+    delete env.MALLOC_MMAP_THRESHOLD_;
+    const { environ } = await serveProcess(env);
+    assert.ok(environ.includes('MALLOC_ARENA_MAX=4'), "the user's arena count stays");
+    assert.ok(!environ.includes('MALLOC_ARENA_MAX=2'));
+    assert.ok(environ.includes('MALLOC_MMAP_THRESHOLD_=131072'), 'the setting the user left unset is added');
   });
 });
 
