@@ -658,7 +658,7 @@ describe('the forager process', { skip: process.platform !== 'linux' ? 'malloc s
   });
 
   it("keeps the user's own malloc settings", async () => {
-    const env = { ...process.env, MALLOC_ARENA_MAX: '4' };
+    const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '4' };
     delete env.MALLOC_MMAP_THRESHOLD_;
     const { environ } = await serveProcess(env);
     assert.ok(environ.includes('MALLOC_ARENA_MAX=4'), "the user's arena count stays");
