@@ -449,6 +449,16 @@ class Collector extends Writable {
 type Inflater = zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecompress;
 
 /**
+ * The size of the buffers decoded output is written into: 128 KiB, the smallest block glibc's
+ * malloc gives a mapping of its own (its mmap threshold, which the CLI pins). With zlib's
+ * default (64 KiB) every output buffer sits on the main malloc heap until V8 collects it, a
+ * refused bomb's 6 MB of them included, and that heap only shrinks from its top. A mapping is
+ * given back when it is freed and costs only the pages written, so a small body still costs
+ * a few KiB.
+ */
+const DECODED_CHUNK_BYTES = 128 * 1024;
+
+/**
  * Decodes one content coding. The zlib stream is created on the first byte, so an empty
  * body with a Content-Encoding header is not an error, and for 'deflate' the first two
  * bytes decide between zlib-wrapped (RFC 1950, the standard) and raw deflate (sent by
@@ -503,9 +513,10 @@ class ContentDecoder extends Transform {
 
   #open(first: Buffer): Inflater {
     let inner: Inflater;
-    if (this.#coding === 'gzip') inner = zlib.createGunzip();
-    else if (this.#coding === 'br') inner = zlib.createBrotliDecompress();
-    else inner = looksLikeZlibHeader(first) ? zlib.createInflate() : zlib.createInflateRaw();
+    const options = { chunkSize: DECODED_CHUNK_BYTES };
+    if (this.#coding === 'gzip') inner = zlib.createGunzip(options);
+    else if (this.#coding === 'br') inner = zlib.createBrotliDecompress(options);
+    else inner = looksLikeZlibHeader(first) ? zlib.createInflate(options) : zlib.createInflateRaw(options);
     inner.on('data', (out: Buffer) => this.push(out));
     inner.on('error', (err: NodeJS.ErrnoException) => {
       this.destroy(fetchError('bad-encoding', `corrupt ${this.#coding} body: ${err.message}`, { contentEncoding: this.#coding, code: err.code }, err));

@@ -211,6 +211,15 @@ describe('fetchPage against a hostile server', () => {
     });
   }
 
+  for (const path of [HOSTILE_PATHS.gzip, HOSTILE_PATHS.brotli, HOSTILE_PATHS.deflateRaw]) {
+    // A block this large gets a mapping of its own from malloc, given back when freed, instead of a place on the main heap.
+    test(`decodes ${path.slice(1)} into buffers of at least 128 KiB`, async () => {
+      const result = await fetchPage(at(path), base);
+      assert.deepEqual(result.body, HOSTILE_PAGE);
+      assert.ok((result.body?.buffer.byteLength ?? 0) >= 128 * 1024, `decoded into a buffer of ${result.body?.buffer.byteLength} bytes`);
+    });
+  }
+
   test('zlib-wrapped deflate whose first byte arrives alone is still recognised', async () => {
     const result = await fetchPage(at(HOSTILE_PATHS.deflateSplit), { ...base, keepRawBody: true });
     assert.deepEqual(result.body, HOSTILE_PAGE);
