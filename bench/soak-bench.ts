@@ -181,10 +181,11 @@ try {
   console.log(`  peak RSS ${peak.toFixed(0)} MB (${['in the first run', 'in the first resume', 'in the second resume'][peakSample.run]}, at ${peakSample.pages} stored pages); middle of the crawl ${middle.toFixed(0)} MB, last tenth at most ${lastTenth.toFixed(0)} MB`);
   // Median beside highest per tenth of the crawl: a level that climbs and a short spike call for different fixes.
   console.log('  RSS by tenth of the crawl (stored pages: median / highest MB):');
-  for (let tenth = 0; tenth < 10; tenth++) {
-    const inTenth = samples.filter((s) => s.pages >= (stored * tenth) / 10 && s.pages < (stored * (tenth + 1)) / 10 + (tenth === 9 ? 1 : 0)).map((s) => s.rssMb);
-    if (inTenth.length > 0) console.log(`    ${String(tenth * 10).padStart(3)}-${tenth * 10 + 10}%  ${median(inTenth).toFixed(0)} / ${Math.max(...inTenth).toFixed(0)}`);
-  }
+  const byTenth: number[][] = Array.from({ length: 10 }, () => []);
+  for (const s of samples) byTenth[Math.min(9, Math.floor((s.pages * 10) / stored))]?.push(s.rssMb);
+  byTenth.forEach((rss, tenth) => {
+    if (rss.length > 0) console.log(`    ${String(tenth * 10).padStart(3)}-${tenth * 10 + 10}%  ${median(rss).toFixed(0)} / ${Math.max(...rss).toFixed(0)}`);
+  });
   console.log(`  integrity_check: ${integrity}`);
   console.log('  failure reasons:');
   for (const r of reasons) console.log(`    ${String(r.n).padStart(7)}  ${r.reason}`);
