@@ -1,5 +1,5 @@
 import { ForagerError } from '../errors.ts';
-import { grownInt32 } from '../ordering/crawl-graph.ts';
+import { enlarge } from '../ordering/focused/columns.ts';
 import type { UrlHint, UrlKind } from '../parse/url-kind.ts';
 import { urlKindCode } from '../store/url-kind.ts';
 
@@ -160,7 +160,7 @@ export class LabGraphBuilder {
   setTerms(node: number, terms: readonly string[]): void {
     if (this.#termEnd[node] !== this.#termStart[node]) throw graphError('terms were set twice for a node', { node });
     const need = this.#termCount + terms.length;
-    if (need > this.#termIds.length) this.#termIds = grownInt32(this.#termIds, Math.max(need, this.#termIds.length * 2));
+    if (need > this.#termIds.length) this.#termIds = enlarge(this.#termIds, Math.max(need, this.#termIds.length * 2));
     this.#termStart[node] = this.#termCount;
     for (const term of terms) {
       let t = this.#termIndex.get(term);
@@ -187,8 +187,8 @@ export class LabGraphBuilder {
     if (src < 0) throw graphError('addLink before beginLinks', { dstSourceId });
     const dst = this.node(dstSourceId, url);
     if (this.#linkCount === this.#linkDst.length) {
-      this.#linkDst = grownInt32(this.#linkDst, this.#linkCount * 2);
-      this.#linkText = grownInt32(this.#linkText, this.#linkCount * 2);
+      this.#linkDst = enlarge(this.#linkDst, this.#linkCount * 2);
+      this.#linkText = enlarge(this.#linkText, this.#linkCount * 2);
     }
     const key = `${anchor}\u0000${context}`;
     let text = this.#textIndex.get(key);

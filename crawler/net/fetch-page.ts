@@ -351,8 +351,15 @@ async function readBody(source: Readable, codings: readonly ContentCoding[], lim
   const sink = new Collector(limits.maxDecodedBytes, 'too-large:decoded', true, truncate, meter);
   const stages: NodeJS.ReadWriteStream[] = [meter.passThrough()];
   for (let i = codings.length - 1; i >= 0; i--) stages.push(new ContentDecoder(codings[i] as ContentCoding));
-  const truncated = await runToLimit([source, ...stages, sink]);
-  return { body: sink.result(), ...(keepRaw && { rawBody: meter.result() }), bytesReceived: meter.bytes, truncated };
+  let body: Buffer | undefined;
+  try {
+    const truncated = await runToLimit([source, ...stages, sink]);
+    body = sink.result();
+    return { body, ...(keepRaw && { rawBody: meter.result() }), bytesReceived: meter.bytes, truncated };
+  } finally {
+    // The decoded chunks are ours alone, and a refused bomb leaves megabytes of them: free them now, not at V8's next collection.
+    sink.freeFilledChunks(body);
+  }
 }
 
 /** Runs the pipeline; true when a truncating Collector stopped it at its limit. */
@@ -443,6 +450,29 @@ class Collector extends Writable {
     const chunks = this.#chunks;
     if (chunks.length === 1) return chunks[0] as Buffer;
     return Buffer.concat(chunks, this.#kept);
+  }
+
+  /**
+   * Frees the memory of kept chunks that fill their buffer to its end, except `body`'s, and
+   * forgets them all. Only for decoded output: zlib writes no more to an output buffer once it
+   * is full (it takes a new one first), so freeing one cannot pull memory from under it, even
+   * while a failed pipeline's last write is still running.
+   */
+  freeFilledChunks(body: Buffer | undefined): void {
+    for (const chunk of this.#chunks) {
+      if (chunk.buffer !== body?.buffer && chunk.byteOffset + chunk.byteLength === chunk.buffer.byteLength) freeNow(chunk.buffer);
+    }
+    this.#chunks.length = 0;
+  }
+}
+
+/** Frees a buffer's memory at once by detaching it; Node's shared pool cannot be detached, and is left to V8. */
+function freeNow(buffer: ArrayBufferLike): void {
+  if (!(buffer instanceof ArrayBuffer)) return;
+  try {
+    buffer.transfer(0);
+  } catch {
+    // Not detachable (a slab of Node's pool): V8 frees it with the pool.
   }
 }
 

@@ -1,4 +1,5 @@
-import { ChangeSet, capacityFor, grownInt32 } from './crawl-graph.ts';
+import { ChangeSet, capacityFor } from './crawl-graph.ts';
+import { enlarge } from './focused/columns.ts';
 import type { LinkEvent, OrderingStrategy } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 
@@ -41,8 +42,8 @@ export class BacklinkStrategy implements OrderingStrategy {
 
   #grow(id: number): void {
     const capacity = capacityFor(id, this.#count.length);
-    this.#count = grownInt32(this.#count, capacity);
-    this.#lastSource = grownInt32(this.#lastSource, capacity, -1);
+    this.#count = enlarge(this.#count, capacity);
+    this.#lastSource = enlarge(this.#lastSource, capacity, -1);
   }
 }
 

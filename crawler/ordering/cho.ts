@@ -1,6 +1,7 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
-import { ChangeSet, grownUint8 } from './crawl-graph.ts';
+import { ChangeSet } from './crawl-graph.ts';
+import { enlarge } from './focused/columns.ts';
 import { CrawlPageRank, type PageRankOptions } from './pagerank.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../protocol/explanation.ts';
@@ -126,8 +127,8 @@ export class ChoStrategy implements OrderingStrategy {
   #fit(): void {
     const capacity = this.#pagerank.graph.capacity;
     if (capacity <= this.#matches.length) return;
-    this.#matches = grownUint8(this.#matches, capacity);
-    this.#distance = grownUint8(this.#distance, capacity, FAR);
+    this.#matches = enlarge(this.#matches, capacity);
+    this.#distance = enlarge(this.#distance, capacity, FAR);
   }
 }
 

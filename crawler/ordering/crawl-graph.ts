@@ -1,4 +1,5 @@
 import { ForagerError } from '../errors.ts';
+import { enlarge } from './focused/columns.ts';
 
 /*
  * Per-URL state for ordering strategies, indexed directly by URL id. Ids are SQLite row
@@ -20,27 +21,6 @@ export function capacityFor(id: number, current: number): number {
   return capacity;
 }
 
-export function grownFloat64(a: Float64Array, length: number, fill = 0): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(length);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
-}
-
-export function grownInt32(a: Int32Array, length: number, fill = 0): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(length);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
-}
-
-export function grownUint8(a: Uint8Array, length: number, fill = 0): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(length);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
-}
-
 /** Ids whose priority changed since the last take(), each listed once. */
 export class ChangeSet {
   #ids = new Int32Array(256);
@@ -48,10 +28,10 @@ export class ChangeSet {
   #marked = new Uint8Array(INITIAL_CAPACITY);
 
   add(id: number): void {
-    if (id >= this.#marked.length) this.#marked = grownUint8(this.#marked, capacityFor(id, this.#marked.length));
+    if (id >= this.#marked.length) this.#marked = enlarge(this.#marked, capacityFor(id, this.#marked.length));
     if (this.#marked[id] === 1) return;
     this.#marked[id] = 1;
-    if (this.#count === this.#ids.length) this.#ids = grownInt32(this.#ids, this.#ids.length * 2);
+    if (this.#count === this.#ids.length) this.#ids = enlarge(this.#ids, this.#ids.length * 2);
     this.#ids[this.#count++] = id;
   }
 
@@ -111,7 +91,7 @@ export class CrawlGraph {
     if (id >= this.#state.length || id < 0) this.#grow(id);
     if (this.#state[id] !== UNKNOWN) return false;
     this.#state[id] = KNOWN;
-    if (this.#nodeCount === this.#nodes.length) this.#nodes = grownInt32(this.#nodes, this.#nodes.length * 2);
+    if (this.#nodeCount === this.#nodes.length) this.#nodes = enlarge(this.#nodes, this.#nodes.length * 2);
     this.#nodes[this.#nodeCount++] = id;
     return true;
   }
@@ -127,14 +107,14 @@ export class CrawlGraph {
     this.#state[id] = FETCHED;
     for (const dst of outlinks) this.addNode(dst);
     if (this.#pageCount + 1 >= this.#pageStart.length) {
-      this.#pageIds = grownInt32(this.#pageIds, this.#pageIds.length * 2);
-      this.#pageStart = grownInt32(this.#pageStart, this.#pageStart.length * 2);
+      this.#pageIds = enlarge(this.#pageIds, this.#pageIds.length * 2);
+      this.#pageStart = enlarge(this.#pageStart, this.#pageStart.length * 2);
     }
     const need = this.#edgeCount + outlinks.length;
     if (need > this.#edges.length) {
       let length = this.#edges.length * 2;
       while (length < need) length *= 2;
-      this.#edges = grownInt32(this.#edges, length);
+      this.#edges = enlarge(this.#edges, length);
     }
     for (const dst of outlinks) this.#edges[this.#edgeCount++] = dst;
     this.#pageIds[this.#pageCount] = id;
@@ -180,7 +160,7 @@ export class CrawlGraph {
 
   #grow(id: number): void {
     const capacity = capacityFor(id, this.#state.length);
-    this.#state = grownUint8(this.#state, capacity);
-    this.#pageOf = grownInt32(this.#pageOf, capacity);
+    this.#state = enlarge(this.#state, capacity);
+    this.#pageOf = enlarge(this.#pageOf, capacity);
   }
 }

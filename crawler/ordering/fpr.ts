@@ -1,4 +1,5 @@
-import { ChangeSet, capacityFor, grownFloat64, grownUint8 } from './crawl-graph.ts';
+import { ChangeSet, capacityFor } from './crawl-graph.ts';
+import { enlarge } from './focused/columns.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 
@@ -72,8 +73,8 @@ export class FprStrategy implements OrderingStrategy {
 
   #grow(id: number): void {
     const capacity = capacityFor(id, this.#fpr.length);
-    this.#fpr = grownFloat64(this.#fpr, capacity);
-    this.#flags = grownUint8(this.#flags, capacity);
+    this.#fpr = enlarge(this.#fpr, capacity);
+    this.#flags = enlarge(this.#flags, capacity);
   }
 }
 

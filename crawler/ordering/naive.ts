@@ -1,6 +1,7 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
-import { capacityFor, ChangeSet, grownFloat64, grownInt32 } from './crawl-graph.ts';
+import { capacityFor, ChangeSet } from './crawl-graph.ts';
+import { enlarge } from './focused/columns.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 
@@ -96,8 +97,8 @@ class NaiveStrategy implements OrderingStrategy {
   #fit(id: number): void {
     if (id < this.#priority.length) return;
     const capacity = capacityFor(id, this.#priority.length);
-    this.#priority = grownFloat64(this.#priority, capacity);
-    this.#anchorHits = grownInt32(this.#anchorHits, capacity);
-    this.#urlHits = grownInt32(this.#urlHits, capacity);
+    this.#priority = enlarge(this.#priority, capacity);
+    this.#anchorHits = enlarge(this.#anchorHits, capacity);
+    this.#urlHits = enlarge(this.#urlHits, capacity);
   }
 }

@@ -1,4 +1,5 @@
-import { ChangeSet, CrawlGraph, grownFloat64 } from './crawl-graph.ts';
+import { ChangeSet, CrawlGraph } from './crawl-graph.ts';
+import { enlarge } from './focused/columns.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../protocol/explanation.ts';
 
@@ -192,9 +193,9 @@ export class CrawlPageRank {
 
   #grow(): void {
     const capacity = this.graph.capacity;
-    this.#rank = grownFloat64(this.#rank, capacity);
-    this.#next = grownFloat64(this.#next, capacity);
-    this.#published = grownFloat64(this.#published, capacity);
+    this.#rank = enlarge(this.#rank, capacity);
+    this.#next = enlarge(this.#next, capacity);
+    this.#published = enlarge(this.#published, capacity);
   }
 }
 

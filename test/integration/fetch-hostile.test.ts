@@ -189,6 +189,18 @@ describe('fetchPage against a hostile server', () => {
     });
   }
 
+  test('a refused bomb frees what it inflated to at once, without waiting for a garbage collection', async () => {
+    const bomb = (): Promise<FetchError> => expectFailure(() => fetchPage(at(HOSTILE_PATHS.gzipBomb), base), 'too-large:decoded', 2000);
+    // The first request has the server, in this process, build its bomb: measure the second.
+    await bomb();
+    const before = process.memoryUsage().arrayBuffers;
+    const err = await bomb();
+    const held = process.memoryUsage().arrayBuffers - before;
+    const inflated = err.context.decoded as number;
+    assert.ok(inflated > 1024 * 1024, `inflated ${inflated} bytes`);
+    assert.ok(held < inflated / 4, `${held} bytes of ArrayBuffers still held after inflating ${inflated}`);
+  });
+
   test('a bomb is refused by its expansion long before a generous maxDecodedBytes', async () => {
     const limit = 256 * 1024 * 1024;
     const err = await expectFailure(() => fetchPage(at(HOSTILE_PATHS.gzipBomb), { ...base, maxDecodedBytes: limit }), 'too-large:decoded', 2000);

@@ -2,11 +2,24 @@
 
 type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
 
-/** A copy of column with room for `capacity` entries; new entries hold `fill`. */
+/**
+ * `column` with room for `capacity` entries; new entries hold `fill`. The memory moves to the
+ * new column (ArrayBuffer.transfer) and the old one is left empty, so no reference to it may be
+ * kept. Every per-URL column grows by half when the URLs outgrow it, at about the same time, and
+ * old columns left for V8 to collect held that much memory until its next full collection.
+ */
 export function enlarge<T extends Column>(column: T, capacity: number, fill = 0): T {
-  const next = new (column.constructor as new (length: number) => T)(capacity);
-  next.set(column);
-  if (fill !== 0) next.fill(fill, column.length);
+  const length = column.length;
+  const Column = column.constructor as new (from: ArrayBuffer | number) => T;
+  const ownsBuffer = column.buffer instanceof ArrayBuffer && column.byteOffset === 0 && column.byteLength === column.buffer.byteLength;
+  let next: T;
+  if (ownsBuffer) {
+    next = new Column((column.buffer as ArrayBuffer).transfer(capacity * column.BYTES_PER_ELEMENT));
+  } else {
+    next = new Column(capacity);
+    next.set(column);
+  }
+  if (fill !== 0) next.fill(fill, length);
   return next;
 }
 
