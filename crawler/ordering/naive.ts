@@ -1,7 +1,7 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
 import { capacityFor, ChangeSet } from './crawl-graph.ts';
-import { enlarge } from './focused/columns.ts';
+import { enlarge } from './columns.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 

@@ -3,7 +3,7 @@ import { ChangeSet } from '../crawl-graph.ts';
 import type { UrlHint } from '../../parse/url-kind.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from '../strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../../protocol/explanation.ts';
-import { capacityFor } from './columns.ts';
+import { capacityFor } from '../columns.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
 import { F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS } from './features.ts';

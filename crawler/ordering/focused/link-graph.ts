@@ -1,4 +1,4 @@
-import { enlarge } from './columns.ts';
+import { enlarge } from '../columns.ts';
 
 /**
  * The part of the link graph the focused strategy needs, with bounded memory:

@@ -1,4 +1,4 @@
-import { capacityFor, enlarge, KeyIndex } from './columns.ts';
+import { capacityFor, enlarge, KeyIndex } from '../columns.ts';
 import { urlTemplates, FOLDER } from './url-templates.ts';
 
 /** Template slots per URL: the folder template, then its first copy template. */

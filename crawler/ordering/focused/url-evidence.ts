@@ -1,4 +1,4 @@
-import { capacityFor, enlarge } from './columns.ts';
+import { capacityFor, enlarge } from '../columns.ts';
 import { SPARSE_SIZE } from './online-model.ts';
 import { identifierWords } from './query-matcher.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capacityFor, enlarge, KeyIndex } from '../../../../../crawler/ordering/focused/columns.ts';
+import { capacityFor, enlarge, KeyIndex } from '../../../../../crawler/ordering/columns.ts';
 import { ExpansionTerms, MAX_TERMS } from '../../../../../crawler/ordering/focused/expansion.ts';
 import { looksLikeDownload, looksLikeHub } from '../../../../../crawler/ordering/focused/hubs.ts';
 import { OnlineLogistic, sigmoid } from '../../../../../crawler/ordering/focused/online-model.ts';
