@@ -31,6 +31,7 @@ import { VerdictRevision } from './verdict-revision.ts';
 import { HttpClient } from './http-client.ts';
 import { PageRecorder, type RecordedPage } from './page-recorder.ts';
 import { pickSettings } from './pick-settings.ts';
+import { RequestSlots } from './request-slots.ts';
 import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
@@ -124,6 +125,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #parser: ParsePool;
   readonly #strategy: OrderingStrategy;
   readonly #tasks = new Set<Promise<void>>();
+  /** Which of #tasks count against concurrency: requests waiting on slow servers step aside. */
+  readonly #slots: RequestSlots;
   /** Renders and requisite fetches: beside the HTTP loop, so they hold no request slot. */
   readonly #beside = new Set<Promise<void>>();
   /** Hosts held back while renders or requisites catch up; offered again as each piece of that work ends. */
@@ -163,6 +166,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   constructor(db: Db, settings: CrawlSettings, options: EngineOptions = {}) {
     super();
     this.settings = settings;
+    this.#slots = new RequestSlots(settings.concurrency, () => this.#wake?.());
     this.#db = db;
     this.#writer = options.writer ?? 'a Forager crawl';
     this.#urls = new UrlStore(db);
@@ -493,7 +497,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
   #dispatch(): number | undefined {
     const now = Date.now();
-    while (this.#tasks.size < this.settings.concurrency) {
+    while (this.#slots.hasRoom(this.#tasks.size)) {
       // With the page budget spent, hosts are still asked for the turns renders and requisites wait for.
       const next = this.#budgetLeft() > 0 ? this.#frontier.next(now) : this.#frontier.nextLentTurn(now);
       if (next.kind === 'idle') return undefined;
@@ -549,7 +553,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     };
     try {
       if (this.#robots.needsFetch(host, Date.now())) {
-        const outcome = await this.#robots.refresh(host);
+        const outcome = await this.#slots.waitFor(this.#robots.refresh(host));
         if (outcome.kind === 'failure' && outcome.reason === 'ssrf:blocked') {
           // Our own policy refused the address: retrying cannot help.
           this.#frontier.close(host, 'failed', 'ssrf:blocked');
@@ -590,7 +594,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#pageTasks++;
     const started = Date.now();
     try {
-      const result = await this.#http.fetchPage(task.url, this.#abort.signal, task.kind);
+      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind));
       const retryable = result.status >= 500 || result.status === 429;
       // The server says how long to leave it alone (429, 503): the host waits that long, within the cap.
       const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
@@ -697,7 +701,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     let signature: Simhash | null = null;
     if (this.#robots.blockReason(host, url) === null) {
       try {
-        const result = await this.#http.fetchPage(url, this.#abort.signal);
+        const result = await this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal));
         if (result.status === 200) {
           const analysis = await this.#parser.analyse({
             url, status: 200, contentType: result.headers['content-type'], xRobotsTag: undefined, body: result.body,
@@ -742,3 +746,4 @@ function failureReason(err: unknown): string {
   if (err instanceof ForagerError && err.code === 'PARSE_FAILED') return 'parse:failed';
   return `error:${err instanceof Error ? err.message : String(err)}`;
 }
+

@@ -20,6 +20,7 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.ts';
 import { type ContentCoding, looksLikeZlibHeader, parseContentCodings } from './content-coding.ts';
+import { freeNow } from './free-buffer.ts';
 
 export const FETCH_FAILURE_REASONS = [
   'timeout:connect',
@@ -463,16 +464,6 @@ class Collector extends Writable {
       if (chunk.buffer !== body?.buffer && chunk.byteOffset + chunk.byteLength === chunk.buffer.byteLength) freeNow(chunk.buffer);
     }
     this.#chunks.length = 0;
-  }
-}
-
-/** Frees a buffer's memory at once by detaching it; Node's shared pool cannot be detached, and is left to V8. */
-function freeNow(buffer: ArrayBufferLike): void {
-  if (!(buffer instanceof ArrayBuffer)) return;
-  try {
-    buffer.transfer(0);
-  } catch {
-    // Not detachable (a slab of Node's pool): V8 frees it with the pool.
   }
 }
 

@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { freeWholeView } from '../net/free-buffer.ts';
 import { analyseResponse, type ResponseInput } from './analyse-response.ts';
 
 /** Worker side of ParsePool: analyse each response and send the result back (one job at a time). */
@@ -8,6 +9,10 @@ parentPort?.on('message', (job: { input: ResponseInput }) => {
     // zlib's output buffer cannot be transferred, so move the bytes into one that can.
     const storedBody = analysis.storedBody === null ? null : new Uint8Array(analysis.storedBody);
     parentPort?.postMessage({ analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
+    // The body came over as this job's alone, and parsing a page is enough allocation to carry it into the
+    // old generation, where it would wait for this thread's next full collection: free it now.
+    freeWholeView(job.input.body);
+    freeWholeView(analysis.storedBody);
   } catch (err) {
     parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) });
   }

@@ -118,7 +118,7 @@ export const crawlSettingsSchema = z.object({
   maxCrawlDelayMs: wholeNumber(0, 3_600_000)
     .default(30_000)
     .register(settingInfo, { value: 'N', help: 'cap on a robots.txt Crawl-delay, so a hostile file cannot stall the crawl' }),
-  concurrency: wholeNumber(1, 256).default(16).register(settingInfo, { value: 'N', help: 'requests in flight across hosts (never more than one per host)' }),
+  concurrency: wholeNumber(1, 256).default(16).register(settingInfo, { value: 'N', help: 'requests being answered at once across hosts (never more than one per host); a request still waiting after 2 s steps aside for another, and up to 4×N may wait so' }),
   scope: scopeModeSchema.default('hosts').register(settingInfo, { help: 'stay on the seed hosts, their registrable domains, or go anywhere' }),
   probeSoft404: z
     .boolean()

@@ -31,3 +31,24 @@ test('when workers cannot start at all, the pool parses on its own thread', asyn
     await pool.close();
   }
 });
+
+test('the worker frees each body it parsed at once, not at its next full collection', async () => {
+  const pool = new ParsePool(1);
+  try {
+    // Parsing a large page allocates enough to carry its body into the worker's old generation.
+    const body = Buffer.from(`<html><body>${'<p>write-ahead <a href="/wal">logging</a> and checkpoints</p>'.repeat(30_000)}</body></html>`);
+    const job: ResponseInput = { ...response('http://a.example/'), body, maxDecodedBytes: 1 << 24 };
+    await pool.analyse(job);
+    // The pool copies each body into a buffer of its own and moves it to the worker; the memory is still
+    // this thread's to account for (its allocator made it) until the worker lets go of it.
+    const before = process.memoryUsage().arrayBuffers;
+    let mostHeld = 0;
+    for (let i = 0; i < 20; i++) {
+      await pool.analyse(job);
+      mostHeld = Math.max(mostHeld, process.memoryUsage().arrayBuffers - before);
+    }
+    assert.ok(mostHeld < body.length, `${mostHeld} bytes held at worst, bodies of ${body.length}`);
+  } finally {
+    await pool.close();
+  }
+});
