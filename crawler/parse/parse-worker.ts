@@ -8,11 +8,12 @@ parentPort?.on('message', (job: { input: ResponseInput }) => {
     const analysis = analyseResponse(job.input);
     // zlib's output buffer cannot be transferred, so move the bytes into one that can.
     const storedBody = analysis.storedBody === null ? null : new Uint8Array(analysis.storedBody);
-    parentPort?.postMessage({ analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
-    // The body came over as this job's alone, and parsing a page is enough allocation to carry it into the
-    // old generation, where it would wait for this thread's next full collection: free it now.
+    // The body came over as this job's alone, and parsing a large page is enough allocation to carry it into the
+    // old generation, where it would wait for this thread's next full collection. Freed before the answer, so
+    // the pool never hears back while the memory is still held.
     freeWholeView(job.input.body);
     freeWholeView(analysis.storedBody);
+    parentPort?.postMessage({ analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
   } catch (err) {
     parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) });
   }
