@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FetchError, ForagerError, type StoreError } from '../errors.ts';
+import { freeWholeView } from '../net/free-buffer.ts';
 import { retryAfterMs } from '../net/retry-after.ts';
 import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
@@ -48,7 +49,7 @@ import { contentTerms } from '../relevance/text.ts';
 import { subresourceFetcher } from './subresource-fetcher.ts';
 import { RequisiteFetcher } from './requisite-fetcher.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
-import type { FetchResult } from '../net/fetch-page.ts';
+import { releaseBody, type FetchResult } from '../net/fetch-page.ts';
 
 /** How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError). */
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error';
@@ -622,6 +623,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         return;
       }
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
+      releaseStoredResponse(result, raw);
     } catch (err) {
       const responseMs = Date.now() - started;
       const storeError = storeErrorOf(err);
@@ -650,6 +652,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     try {
       const rendered = await this.#render?.render(task, result, raw);
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
+      releaseStoredResponse(result, raw, rendered?.analysis);
       if (rendered !== undefined) this.#renderedThisRun++;
     } catch (err) {
       if (storeErrorOf(err) !== undefined || !this.#abort.signal.aborted) throw err;
@@ -747,3 +750,12 @@ function failureReason(err: unknown): string {
   return `error:${err instanceof Error ? err.message : String(err)}`;
 }
 
+/**
+ * Frees a stored response's body, payload and gzipped copies now rather than at V8's next full
+ * collection: nothing reads them once the page is stored, and bodies that waited for their
+ * parse and store had lived long enough to wait for one.
+ */
+function releaseStoredResponse(result: FetchResult, ...analyses: (ResponseAnalysis | undefined)[]): void {
+  releaseBody(result);
+  for (const analysis of analyses) freeWholeView(analysis?.storedBody);
+}

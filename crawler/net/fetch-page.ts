@@ -356,6 +356,8 @@ async function readBody(source: Readable, codings: readonly ContentCoding[], lim
   try {
     const truncated = await runToLimit([source, ...stages, sink]);
     body = sink.result();
+    // A body that is one of zlib's output buffers: after a pipeline that ended well, zlib writes to it no more.
+    if (!truncated && sink.chunkCount === 1) releasable.add(body.buffer);
     return { body, ...(keepRaw && { rawBody: meter.result() }), bytesReceived: meter.bytes, truncated };
   } finally {
     // The decoded chunks are ours alone, and a refused bomb leaves megabytes of them: free them now, not at V8's next collection.
@@ -371,6 +373,24 @@ async function runToLimit(streams: readonly (NodeJS.ReadableStream | NodeJS.Writ
   } catch (err) {
     if (err === LIMIT_REACHED) return true;
     throw err;
+  }
+}
+
+/**
+ * Buffers of bodies this module assembled, or zlib's output buffers it has finished with: the
+ * caller may free them with releaseBody. A body that is a view of a socket read is not here.
+ */
+const releasable = new WeakSet<ArrayBufferLike>();
+
+/**
+ * Frees the memory of a response's body and payload, for a caller that is done with them
+ * (nothing reads them afterwards: they read as empty). Only buffers this module made are
+ * freed; V8 would otherwise free them at its next full collection, and a page of a megabyte
+ * that waited for its parse and its store had lived long enough to wait for one.
+ */
+export function releaseBody(result: Pick<FetchResult, 'body' | 'rawBody'>): void {
+  for (const view of [result.body, result.rawBody]) {
+    if (view !== undefined && releasable.has(view.buffer)) freeNow(view.buffer);
   }
 }
 
@@ -447,10 +467,18 @@ class Collector extends Writable {
     });
   }
 
+  get chunkCount(): number {
+    return this.#chunks.length;
+  }
+
+  /** The kept bytes: the one chunk itself, or a copy of them all (which releaseBody may free). */
   result(): Buffer {
     const chunks = this.#chunks;
     if (chunks.length === 1) return chunks[0] as Buffer;
-    return Buffer.concat(chunks, this.#kept);
+    const assembled = Buffer.concat(chunks, this.#kept);
+    // Below 4 KiB, Buffer.concat takes a slice of Node's shared pool, which is nobody's to free.
+    if (assembled.byteOffset === 0 && assembled.byteLength === assembled.buffer.byteLength) releasable.add(assembled.buffer);
+    return assembled;
   }
 
   /**

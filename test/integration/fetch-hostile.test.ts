@@ -4,7 +4,7 @@ import type { LookupAddress } from 'node:dns';
 import type { Agent } from 'undici';
 import { FetchError } from '../../crawler/errors.ts';
 import { createDispatcher } from '../../crawler/net/dispatcher.ts';
-import { fetchPage, FETCH_FAILURE_REASONS } from '../../crawler/net/fetch-page.ts';
+import { fetchPage, FETCH_FAILURE_REASONS, releaseBody } from '../../crawler/net/fetch-page.ts';
 import type { FetchFailureReason, FetchOptions, FetchResult } from '../../crawler/net/fetch-page.ts';
 import type { HostResolver } from '../../crawler/net/ssrf-guard.ts';
 import {
@@ -231,6 +231,23 @@ describe('fetchPage against a hostile server', () => {
       assert.ok((result.body?.buffer.byteLength ?? 0) >= 128 * 1024, `decoded into a buffer of ${result.body?.buffer.byteLength} bytes`);
     });
   }
+
+  test("releaseBody frees a body assembled from many reads, and zlib's buffer that holds a decoded one", async () => {
+    const assembled = await fetchPage(at(HOSTILE_PATHS.bigImage), base);
+    assert.equal(assembled.body?.length, 2 * 1024 * 1024);
+    const decoded = await fetchPage(at(HOSTILE_PATHS.gzip), base);
+    assert.deepEqual(decoded.body, HOSTILE_PAGE);
+    releaseBody(assembled);
+    releaseBody(decoded);
+    assert.equal(assembled.body?.buffer.detached, true, 'the 2 MiB body is freed');
+    assert.equal(decoded.body?.buffer.detached, true, "zlib's output buffer is freed");
+  });
+
+  test("releaseBody leaves alone a body that is a view of a socket read, which is not the fetcher's to free", async () => {
+    const result = await fetchPage(at(HOSTILE_PATHS.ok), base);
+    releaseBody(result);
+    assert.deepEqual(result.body, HOSTILE_PAGE);
+  });
 
   test('zlib-wrapped deflate whose first byte arrives alone is still recognised', async () => {
     const result = await fetchPage(at(HOSTILE_PATHS.deflateSplit), { ...base, keepRawBody: true });
