@@ -115,6 +115,56 @@ describe('ClockCache', () => {
     for (let i = 0; i < 10_000; i++) if (cache.get(BigInt(i)) !== undefined) present++;
     assert.equal(present, 100);
   });
+
+  it('tells apart fingerprints that differ only in one half, negative ones included', () => {
+    const cache = new ClockCache(8);
+    const keys = [1n << 32n, 2n << 32n, 1n, -1n, -(1n << 32n), (1n << 63n) - 1n, -(1n << 63n)];
+    keys.forEach((key, i) => cache.set(key, i));
+    keys.forEach((key, i) => assert.equal(cache.get(key), i, String(key)));
+    assert.equal(cache.get(3n << 32n), undefined);
+  });
+
+  it('under heavy eviction, agrees with a plain list that keeps the same CLOCK', () => {
+    // The reference keeps slots in an array and searches it: no index to get wrong.
+    const capacity = 64;
+    const cache = new ClockCache(capacity);
+    const keys: bigint[] = [];
+    const values: number[] = [];
+    const referenced: number[] = [];
+    let hand = 0;
+    let seed = 12345;
+    const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let i = 0; i < 20_000; i++) {
+      // Few distinct keys (so hits and updates happen), spread over both halves.
+      const key = BigInt.asIntN(64, (BigInt(next() % 97) << 32n) | BigInt(next() % 53));
+      const at = keys.indexOf(key);
+      if (next() % 2 === 0) {
+        assert.equal(cache.get(key), at === -1 ? undefined : values[at], `get ${key} at step ${i}`);
+        if (at !== -1) referenced[at] = 1;
+        continue;
+      }
+      cache.set(key, i);
+      if (at !== -1) {
+        values[at] = i;
+        referenced[at] = 1;
+      } else if (keys.length < capacity) {
+        keys.push(key);
+        values.push(i);
+        referenced.push(0);
+      } else {
+        while (referenced[hand] === 1) {
+          referenced[hand] = 0;
+          hand = (hand + 1) % capacity;
+        }
+        keys[hand] = key;
+        values[hand] = i;
+        referenced[hand] = 0;
+        hand = (hand + 1) % capacity;
+      }
+    }
+    assert.equal(cache.size, capacity);
+    keys.forEach((key, i) => assert.equal(cache.get(key), values[i], `resident ${key}`));
+  });
 });
 
 function host(id: number, nextAllowedAt: number, priorities: number[]): SchedulableHost {
