@@ -1,4 +1,4 @@
-import { ChangeSet, capacityFor } from './crawl-graph.ts';
+import { ChangeSet, capacityForId } from './crawl-graph.ts';
 import { enlarge } from './columns.ts';
 import type { LinkEvent, OrderingStrategy } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
@@ -41,7 +41,7 @@ export class BacklinkStrategy implements OrderingStrategy {
   }
 
   #grow(id: number): void {
-    const capacity = capacityFor(id, this.#count.length);
+    const capacity = capacityForId(id, this.#count.length);
     this.#count = enlarge(this.#count, capacity);
     this.#lastSource = enlarge(this.#lastSource, capacity, -1);
   }

@@ -11,8 +11,8 @@ import { enlarge } from './columns.ts';
 const MAX_ID = 2 ** 31 - 2;
 const INITIAL_CAPACITY = 1024;
 
-/** The capacity (a power of two, at least `current`) that can hold `id`. */
-export function capacityFor(id: number, current: number): number {
+/** The capacity (a power of two, at least `current`) that can hold `id`; columns.ts has capacityFor(current, needed) for columns that grow by half. */
+export function capacityForId(id: number, current: number): number {
   if (!Number.isInteger(id) || id < 0 || id > MAX_ID) {
     throw new ForagerError('ORDERING_ID', `URL id ${id} cannot be ordered: ids must be integers from 0 to ${MAX_ID}`, { id });
   }
@@ -28,7 +28,7 @@ export class ChangeSet {
   #marked = new Uint8Array(INITIAL_CAPACITY);
 
   add(id: number): void {
-    if (id >= this.#marked.length) this.#marked = enlarge(this.#marked, capacityFor(id, this.#marked.length));
+    if (id >= this.#marked.length) this.#marked = enlarge(this.#marked, capacityForId(id, this.#marked.length));
     if (this.#marked[id] === 1) return;
     this.#marked[id] = 1;
     if (this.#count === this.#ids.length) this.#ids = enlarge(this.#ids, this.#ids.length * 2);
@@ -159,7 +159,7 @@ export class CrawlGraph {
   }
 
   #grow(id: number): void {
-    const capacity = capacityFor(id, this.#state.length);
+    const capacity = capacityForId(id, this.#state.length);
     this.#state = enlarge(this.#state, capacity);
     this.#pageOf = enlarge(this.#pageOf, capacity);
   }

@@ -1,4 +1,4 @@
-import { ChangeSet, capacityFor } from './crawl-graph.ts';
+import { ChangeSet, capacityForId } from './crawl-graph.ts';
 import { enlarge } from './columns.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
@@ -72,7 +72,7 @@ export class FprStrategy implements OrderingStrategy {
   }
 
   #grow(id: number): void {
-    const capacity = capacityFor(id, this.#fpr.length);
+    const capacity = capacityForId(id, this.#fpr.length);
     this.#fpr = enlarge(this.#fpr, capacity);
     this.#flags = enlarge(this.#flags, capacity);
   }

@@ -1,6 +1,6 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
-import { capacityFor, ChangeSet } from './crawl-graph.ts';
+import { capacityForId, ChangeSet } from './crawl-graph.ts';
 import { enlarge } from './columns.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
@@ -96,7 +96,7 @@ class NaiveStrategy implements OrderingStrategy {
 
   #fit(id: number): void {
     if (id < this.#priority.length) return;
-    const capacity = capacityFor(id, this.#priority.length);
+    const capacity = capacityForId(id, this.#priority.length);
     this.#priority = enlarge(this.#priority, capacity);
     this.#anchorHits = enlarge(this.#anchorHits, capacity);
     this.#urlHits = enlarge(this.#urlHits, capacity);
