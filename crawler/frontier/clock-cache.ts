@@ -47,7 +47,8 @@ export class ClockCache {
   set(key: bigint, value: number): void {
     const hi = high(key);
     const lo = low(key);
-    const existing = (this.#index[this.#bucketOf(hi, lo)] as number) - 1;
+    let bucket = this.#bucketOf(hi, lo);
+    const existing = (this.#index[bucket] as number) - 1;
     if (existing >= 0) {
       this.#values[existing] = value;
       this.#referenced[existing] = 1;
@@ -64,13 +65,14 @@ export class ClockCache {
       slot = this.#hand;
       this.#hand = (this.#hand + 1) % this.capacity;
       this.#unindex(this.#bucketOf(this.#hi[slot] as number, this.#lo[slot] as number));
+      // Taking the evicted key out may have moved the bucket this key belongs in.
+      bucket = this.#bucketOf(hi, lo);
     }
     this.#hi[slot] = hi;
     this.#lo[slot] = lo;
     this.#values[slot] = value;
     this.#referenced[slot] = 0;
-    // Looked up again: taking the evicted key out may have moved the bucket this key belongs in.
-    this.#index[this.#bucketOf(hi, lo)] = slot + 1;
+    this.#index[bucket] = slot + 1;
   }
 
   get size(): number {
