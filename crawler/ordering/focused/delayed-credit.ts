@@ -1,3 +1,4 @@
+import { capacityFor, enlarge } from '../columns.ts';
 import { FEATURE_COUNT } from './features.ts';
 
 /**
@@ -12,36 +13,39 @@ export const DISCOUNT = 0.5;
 /** Weight of a delayed example against a page's own (1). */
 export const DELAYED_WEIGHT = 0.5;
 
+/**
+ * Kept in arrays allocated once per window slot (a Map per page held tens of bytes an entry,
+ * and its table doubled as pages came and went), found through a column indexed by page id.
+ */
 export class PastFeatures {
   readonly #features: Float32Array;
   readonly #owner: Int32Array;
-  readonly #slotOf = new Map<number, number>();
   /** The best delayed target each kept page was learnt with so far. */
-  readonly #credited = new Map<number, number>();
+  readonly #credited: Float64Array;
+  /** Per page id: the slot it was kept in (valid only while #owner[slot] is that page). */
+  #slotOf = new Int32Array(0);
   #next = 0;
 
   constructor(window: number) {
     this.#features = new Float32Array(window * FEATURE_COUNT);
     this.#owner = new Int32Array(window).fill(-1);
+    this.#credited = new Float64Array(window);
   }
 
   /** Keeps a fetched page's features, forgetting the oldest page beyond the window. */
   keep(page: number, x: ArrayLike<number>): void {
     const slot = this.#next;
     this.#next = (slot + 1) % this.#owner.length;
-    const evicted = this.#owner[slot] as number;
-    if (evicted >= 0) {
-      this.#slotOf.delete(evicted);
-      this.#credited.delete(evicted);
-    }
+    if (page >= this.#slotOf.length) this.#slotOf = enlarge(this.#slotOf, capacityFor(this.#slotOf.length, page + 1));
     this.#owner[slot] = page;
-    this.#slotOf.set(page, slot);
+    this.#slotOf[page] = slot;
+    this.#credited[slot] = 0;
     this.#features.set(x as ArrayLike<number>, slot * FEATURE_COUNT);
   }
 
   /** The page's kept features, or undefined when it is older than the window. */
   kept(page: number): Float32Array | undefined {
-    const slot = this.#slotOf.get(page);
+    const slot = this.#slotFor(page);
     return slot === undefined ? undefined : this.#features.subarray(slot * FEATURE_COUNT, (slot + 1) * FEATURE_COUNT);
   }
 
@@ -50,9 +54,15 @@ export class PastFeatures {
    * more than its own grade (the caller then learns it); undefined otherwise.
    */
   creditable(page: number, target: number, ownGrade: number): Float32Array | undefined {
-    const slot = this.#slotOf.get(page);
-    if (slot === undefined || target <= ownGrade || target <= (this.#credited.get(page) ?? 0)) return undefined;
-    this.#credited.set(page, target);
+    const slot = this.#slotFor(page);
+    if (slot === undefined || target <= ownGrade || target <= (this.#credited[slot] as number)) return undefined;
+    this.#credited[slot] = target;
     return this.#features.subarray(slot * FEATURE_COUNT, (slot + 1) * FEATURE_COUNT);
+  }
+
+  #slotFor(page: number): number | undefined {
+    if (page >= this.#slotOf.length) return undefined;
+    const slot = this.#slotOf[page] as number;
+    return this.#owner[slot] === page ? slot : undefined;
   }
 }

@@ -162,7 +162,7 @@ class FocusedStrategy implements OrderingStrategy {
     this.#expansion.observe(page.terms, page.hot);
 
     const n = this.#collectChildren(id, page.outlinks, grade, page.hot);
-    this.#graph.remember(id, this.#children.slice(0, Math.min(n, this.#graph.maxChildren)));
+    this.#graph.remember(id, this.#children, n);
     if (page.hot) this.#distance.offer(id, 0, this.#distanceGraph);
     const childDistance = this.#distance.of(id) + 1;
     if (childDistance < FAR) for (let k = 0; k < n; k++) this.#distance.offer(this.#children[k] as number, childDistance, this.#distanceGraph);
