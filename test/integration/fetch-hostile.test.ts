@@ -208,6 +208,13 @@ describe('fetchPage against a hostile server', () => {
     assert.ok((err.context.decoded as number) < 4 * 1024 * 1024, `inflated ${err.context.decoded as number} bytes before stopping`);
   });
 
+  test('a bomb is refused at 1 MiB of output, however much of it arrived in one read', async () => {
+    // The bomb's 16 KB arrive at once; were they counted as received rather than as decoded, it would be let out to 1.6 MB.
+    const err = await expectFailure(() => fetchPage(at(HOSTILE_PATHS.gzipBomb), base), 'too-large:decoded', 2000);
+    assert.ok((err.context.received as number) <= 16 * 1024, `${err.context.received as number} bytes of the bomb decoded`);
+    assert.ok((err.context.decoded as number) < 1.25 * 1024 * 1024, `inflated ${err.context.decoded as number} bytes before stopping`);
+  });
+
   for (const [path, encoding, wire] of [
     [HOSTILE_PATHS.gzip, 'gzip', ENCODED_PAGES.gzip],
     [HOSTILE_PATHS.brotli, 'br', ENCODED_PAGES.brotli],
