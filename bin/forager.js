@@ -1,11 +1,12 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=50 --expose-gc
 // A crawl allocates many short-lived page strings: a small young generation keeps peak memory
 // low at little cost in speed (measured on python3.11-doc: about 70 MB less peak RSS). V8 lets
 // a fast-growing heap grow up to fourfold between full collections, most of it garbage, and a
 // crawl's peak memory is that headroom over what it holds: capping the growth at twofold cut a
 // full python3.11-doc crawl's peak from about 350 to 255 MB for about 5% of its speed, and at
 // 1.5-fold a 30,000-page soak's peak went from 259 to 239 MB for 1.7% (59.9 to 58.9 pages/s,
-// same run). electron/main/crawler-supervisor.ts passes the same flags.
+// same run). --expose-gc lets the parse worker collect after a page of a megabyte or more
+// (crawler/parse/parse-worker.ts). electron/main/crawler-supervisor.ts passes the same flags.
 // The CLI runs the compiled crawler in dist/ (built by `npm install` through the prepare script).
 import { existsSync } from 'node:fs';
 

@@ -504,7 +504,7 @@ type Inflater = zlib.Gunzip | zlib.Inflate | zlib.InflateRaw | zlib.BrotliDecomp
  * The size of the buffers decoded output is written into: 128 KiB, the smallest block glibc's
  * malloc gives a mapping of its own (its mmap threshold, which the CLI pins). With zlib's
  * default (64 KiB) every output buffer sits on the main malloc heap until V8 collects it, a
- * refused bomb's 6 MB of them included, and that heap only shrinks from its top. A mapping is
+ * refused bomb's megabyte of them included, and that heap only shrinks from its top. A mapping is
  * given back when it is freed and costs only the pages written, so a small body still costs
  * a few KiB.
  */

@@ -2,9 +2,20 @@ import { parentPort } from 'node:worker_threads';
 import { freeWholeView } from '../net/free-buffer.ts';
 import { analyseResponse, type ResponseInput } from './analyse-response.ts';
 
+/**
+ * From about a megabyte on, Node keeps a decoded string outside V8's heap (an external
+ * string), and V8 frees it only at a full collection, which it starts for external memory
+ * only past tens of megabytes: a few large pages' texts stayed alive beside each other
+ * (up to 24 MB in the soak). After such a page, this thread collects at once, when the
+ * process was started with --expose-gc (the CLI and the app's crawler process are).
+ */
+const LARGE_BODY_BYTES = 1024 * 1024;
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
 /** Worker side of ParsePool: analyse each response and send the result back (one job at a time). */
 parentPort?.on('message', (job: { input: ResponseInput }) => {
   try {
+    const large = (job.input.body?.length ?? 0) >= LARGE_BODY_BYTES;
     const analysis = analyseResponse(job.input);
     // zlib's output buffer cannot be transferred, so move the bytes into one that can.
     const storedBody = analysis.storedBody === null ? null : new Uint8Array(analysis.storedBody);
@@ -13,6 +24,7 @@ parentPort?.on('message', (job: { input: ResponseInput }) => {
     // the pool never hears back while the memory is still held.
     freeWholeView(job.input.body);
     freeWholeView(analysis.storedBody);
+    if (large) collectGarbage?.();
     parentPort?.postMessage({ analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
   } catch (err) {
     parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) });

@@ -37,7 +37,7 @@ export class CrawlerSupervisor {
     const child = utilityProcess.fork(this.#entry, [], {
       serviceName: 'Forager crawler',
       stdio: 'inherit',
-      execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=50'],
+      execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=50', '--expose-gc'],
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' },
     });
     const client = new CrawlerClient(port1, this.#onEvent);

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { ForagerError } from '../../../../crawler/errors.ts';
 import type { ResponseInput } from '../../../../crawler/parse/analyse-response.ts';
 import { ParsePool } from '../../../../crawler/parse/parse-pool.ts';
@@ -51,4 +53,15 @@ test('the worker frees each body it parsed at once, not at its next full collect
   } finally {
     await pool.close();
   }
+});
+
+test('after a page of a megabyte or more, the worker collects its text at once (in a process started with --expose-gc)', () => {
+  const script = fileURLToPath(new URL('../../../support/large-pages-parse.ts', import.meta.url));
+  const run = spawnSync(process.execPath, ['--expose-gc', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  const { leastExternal, mostExternal, pageBytes, workers } = JSON.parse(run.stdout) as { leastExternal: number; mostExternal: number; pageBytes: number; workers: number };
+  assert.equal(workers, 1);
+  // Without the collection, the texts of several pages were alive at once (here up to five of them).
+  const piledUp = mostExternal - leastExternal;
+  assert.ok(piledUp < pageBytes, `the worker's memory outside its heap varied by ${piledUp} bytes between jobs; pages of ${pageBytes}`);
 });
