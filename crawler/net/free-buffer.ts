@@ -22,4 +22,3 @@ export function freeWholeView(view: ArrayBufferView | null | undefined): void {
   if (view === null || view === undefined) return;
   if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) freeNow(view.buffer);
 }
-

@@ -1,7 +1,7 @@
 import { enlarge } from '../columns.ts';
 
 /** Outlink ids the window may hold in all (8 MiB): about a hundred links for each of 20,000 pages. */
-export const DEFAULT_POOL_SIZE = 1 << 21;
+const DEFAULT_POOL_SIZE = 1 << 21;
 
 /**
  * The outlinks of the most recently fetched pages, first in first out, in memory allocated
