@@ -1,3 +1,5 @@
+import { enlarge } from '../ordering/columns.ts';
+
 /**
  * Which host's queue holds each queued URL, by URL id (ids are dense, so a growable
  * Int32Array costs 4 bytes a URL). Lets the frontier re-queue a URL whose priority changed,
@@ -7,11 +9,7 @@ export class QueuedHosts {
   #hostOf = new Int32Array(1024);
 
   set(urlId: number, hostId: number): void {
-    if (urlId >= this.#hostOf.length) {
-      const grown = new Int32Array(Math.max(urlId + 1, this.#hostOf.length * 2));
-      grown.set(this.#hostOf);
-      this.#hostOf = grown;
-    }
+    if (urlId >= this.#hostOf.length) this.#hostOf = enlarge(this.#hostOf, Math.max(urlId + 1, this.#hostOf.length * 2));
     this.#hostOf[urlId] = hostId;
   }
 

@@ -1,24 +1,25 @@
 /** Growable typed columns: per-URL state lives in flat arrays indexed by a dense URL index. */
+import { freeNow } from '../net/free-buffer.ts';
 
 type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
 
 /**
- * `column` with room for `capacity` entries; new entries hold `fill`. The memory moves to the
- * new column (ArrayBuffer.transfer) and the old one is left empty, so no reference to it may be
- * kept. Every per-URL column grows by half when the URLs outgrow it, at about the same time, and
- * old columns left for V8 to collect held that much memory until its next full collection.
+ * `column` with room for `capacity` entries; new entries hold `fill`. The old column's memory
+ * is freed at once (detached, so no reference to it may be kept): every per-URL column grows
+ * by half when the URLs outgrow it, at about the same time, and old columns left for V8 to
+ * collect held that much memory until its next full collection. The new column is allocated
+ * fresh and the values copied, rather than moved with `ArrayBuffer.transfer(capacity)`: that
+ * zero-fills the new tail by hand, so the whole capacity became resident at once (a resumed
+ * crawl whose URLs crossed a step held 12 MB more than one that did not), where fresh pages
+ * cost memory only when an entry is written. A non-zero `fill` touches the tail likewise,
+ * so large columns encode "empty" as 0.
  */
 export function enlarge<T extends Column>(column: T, capacity: number, fill = 0): T {
   const length = column.length;
-  const Column = column.constructor as new (from: ArrayBuffer | number) => T;
-  const ownsBuffer = column.buffer instanceof ArrayBuffer && column.byteOffset === 0 && column.byteLength === column.buffer.byteLength;
-  let next: T;
-  if (ownsBuffer) {
-    next = new Column((column.buffer as ArrayBuffer).transfer(capacity * column.BYTES_PER_ELEMENT));
-  } else {
-    next = new Column(capacity);
-    next.set(column);
-  }
+  const Column = column.constructor as new (length: number) => T;
+  const next = new Column(capacity);
+  next.set(column);
+  if (column.byteOffset === 0 && column.byteLength === column.buffer.byteLength) freeNow(column.buffer);
   if (fill !== 0) next.fill(fill, length);
   return next;
 }

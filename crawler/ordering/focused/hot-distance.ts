@@ -18,20 +18,21 @@ export interface DistanceGraph {
  * of a page and of its fetched children.
  */
 export class HotDistance {
-  #distance = new Uint8Array(0);
+  /** Per URL: FAR − distance, so that a URL no hot page reaches is a zero nobody wrote (see `enlarge`). */
+  #nearness = new Uint8Array(0);
 
   ensure(capacity: number): void {
-    if (capacity > this.#distance.length) this.#distance = enlarge(this.#distance, capacity, FAR);
+    if (capacity > this.#nearness.length) this.#nearness = enlarge(this.#nearness, capacity);
   }
 
   of(url: number): number {
-    return this.#distance[url] as number;
+    return FAR - (this.#nearness[url] as number);
   }
 
   /** Offers `url` a path of length d from a hot page; returns true if its distance dropped. */
   offer(url: number, d: number, graph: DistanceGraph): boolean {
-    if (d >= (this.#distance[url] as number)) return false;
-    this.#distance[url] = d;
+    if (d >= this.of(url)) return false;
+    this.#nearness[url] = FAR - d;
     if (!graph.isFetched(url)) {
       graph.moved(url);
       return true;

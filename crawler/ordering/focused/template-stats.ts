@@ -23,15 +23,19 @@ export class TemplateStats {
   #gradeSum = new Float32Array(256);
   /** The yield at which the template's URLs were last re-scored. */
   #announced = new Float32Array(256);
-  #head = new Int32Array(256).fill(-1);
-  /** Per node: the template's key id (-1: none), and the next node with the same key. */
+  /** Per template: its latest node + 1 (0: none). */
+  #head = new Int32Array(256);
+  /**
+   * Per node: the template's key id + 1, and the next node with the same key + 1 (0: none),
+   * so that an unused entry is a zero nobody wrote and costs no memory (see `enlarge`).
+   */
   #slotKey = new Int32Array(0);
   #next = new Int32Array(0);
 
   ensure(urlCapacity: number): void {
     if (urlCapacity * SLOTS <= this.#slotKey.length) return;
-    this.#slotKey = enlarge(this.#slotKey, urlCapacity * SLOTS, -1);
-    this.#next = enlarge(this.#next, urlCapacity * SLOTS, -1);
+    this.#slotKey = enlarge(this.#slotKey, urlCapacity * SLOTS);
+    this.#next = enlarge(this.#next, urlCapacity * SLOTS);
   }
 
   /** Files a URL under its templates (once, when it is first seen). */
@@ -43,9 +47,9 @@ export class TemplateStats {
       if (slot >= SLOTS) break;
       const key = this.#intern(template.key);
       const node = url * SLOTS + slot;
-      this.#slotKey[node] = key;
+      this.#slotKey[node] = key + 1;
       this.#next[node] = this.#head[key] as number;
-      this.#head[key] = node;
+      this.#head[key] = node + 1;
     }
   }
 
@@ -61,7 +65,7 @@ export class TemplateStats {
 
   #add(url: number, pages: number, grade: number): void {
     for (let slot = 0; slot < SLOTS; slot++) {
-      const key = this.#slotKey[url * SLOTS + slot] as number;
+      const key = this.#keyAt(url * SLOTS + slot);
       if (key < 0) continue;
       this.#fetched[key]! += pages;
       this.#gradeSum[key]! += grade;
@@ -74,13 +78,13 @@ export class TemplateStats {
    * when none was fetched.
    */
   folderYield(url: number, meanGrade: number): number {
-    return this.#yield(this.#slotKey[url * SLOTS] as number, meanGrade);
+    return this.#yield(this.#keyAt(url * SLOTS), meanGrade);
   }
 
   copyYield(url: number, meanGrade: number): number {
     let best = 0;
     for (let slot = 1; slot < SLOTS; slot++) {
-      const y = this.#yield(this.#slotKey[url * SLOTS + slot] as number, meanGrade);
+      const y = this.#yield(this.#keyAt(url * SLOTS + slot), meanGrade);
       if (Math.abs(y) > Math.abs(best)) best = y;
     }
     return best;
@@ -89,13 +93,18 @@ export class TemplateStats {
   /** Calls visit(url) for every URL of each of `page`'s templates whose rounded yield changed since they were last visited. */
   forEachMoved(page: number, meanGrade: number, visit: (url: number) => void): void {
     for (let slot = 0; slot < SLOTS; slot++) {
-      const key = this.#slotKey[page * SLOTS + slot] as number;
+      const key = this.#keyAt(page * SLOTS + slot);
       if (key < 0) continue;
       const y = this.#yield(key, meanGrade);
       if (y === this.#announced[key]) continue;
       this.#announced[key] = y;
-      for (let node = this.#head[key] as number; node >= 0; node = this.#next[node] as number) visit(Math.floor(node / SLOTS));
+      for (let next = this.#head[key] as number; next > 0; next = this.#next[next - 1] as number) visit(Math.floor((next - 1) / SLOTS));
     }
+  }
+
+  /** The key id at `node`, or -1 when the URL has no template in that slot. */
+  #keyAt(node: number): number {
+    return (this.#slotKey[node] as number) - 1;
   }
 
   #yield(key: number, meanGrade: number): number {
@@ -113,7 +122,7 @@ export class TemplateStats {
       this.#fetched = enlarge(this.#fetched, capacity);
       this.#gradeSum = enlarge(this.#gradeSum, capacity);
       this.#announced = enlarge(this.#announced, capacity);
-      this.#head = enlarge(this.#head, capacity, -1);
+      this.#head = enlarge(this.#head, capacity);
     }
     return key;
   }

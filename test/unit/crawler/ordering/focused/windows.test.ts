@@ -15,7 +15,7 @@ function lcg(seed: number): () => number {
 
 describe('children window', () => {
   it('keeps each page\'s links until the window of pages is full, then forgets the oldest', () => {
-    const w = new ChildrenWindow({ window: 3, poolSize: 100 });
+    const w = new ChildrenWindow({ window: 3, maxPoolSize: 100 });
     w.ensure(10);
     for (let page = 0; page < 5; page++) w.remember(page, Int32Array.of(page * 10, page * 10 + 1), 2);
     assert.equal(w.childrenOf(0), undefined);
@@ -27,7 +27,7 @@ describe('children window', () => {
   });
 
   it('keeps only the first `count` entries of the array it is given, and no slot for a page without links', () => {
-    const w = new ChildrenWindow({ window: 2, poolSize: 100 });
+    const w = new ChildrenWindow({ window: 2, maxPoolSize: 100 });
     w.ensure(4);
     w.remember(1, Int32Array.of(5, 6, 7, 8), 2);
     w.remember(2, Int32Array.of(9), 0);
@@ -43,7 +43,7 @@ describe('children window', () => {
     const maxRun = 40;
     for (const seed of [1, 2, 3, 4, 5]) {
       const random = lcg(seed);
-      const w = new ChildrenWindow({ window, poolSize: pool });
+      const w = new ChildrenWindow({ window, maxPoolSize: pool, initialPoolSize: 8 });
       const remembered: { page: number; links: number[] }[] = [];
       w.ensure(5000);
       for (let page = 0; page < 5000; page++) {
@@ -78,6 +78,22 @@ describe('children window', () => {
         if (forgotten && kept < window) assert.ok(keptLinks > pool - 2 * maxRun, `seed ${seed}, page ${page}: ${kept} pages, ${keptLinks} links kept`);
       }
     }
+  });
+
+  it('grows its pool only as far as the window\'s links need, up to the maximum', () => {
+    const w = new ChildrenWindow({ window: 100, maxPoolSize: 1 << 20, initialPoolSize: 16 });
+    w.ensure(10_001);
+    for (let page = 0; page < 10_000; page++) w.remember(page, Int32Array.from({ length: 8 }, (_, k) => page * 8 + k), 8);
+    // 100 pages of 8 links need 800 ids: one doubling past that at most, not the maximum.
+    assert.ok(w.poolSize >= 800 && w.poolSize <= 2048, `pool of ${w.poolSize} ids`);
+    for (let page = 9_900; page < 10_000; page++) assert.deepEqual([...(w.childrenOf(page) ?? [])], Array.from({ length: 8 }, (_, k) => page * 8 + k));
+    assert.equal(w.childrenOf(9_899), undefined);
+
+    const long = Int32Array.from({ length: 5000 }, (_, k) => k);
+    w.remember(10_000, long, 5000);
+    assert.ok(w.poolSize >= 5000, 'a page with more links than the pool holds grows it');
+    assert.equal(w.childrenOf(10_000)?.length, 5000);
+    assert.deepEqual([...(w.childrenOf(9_998) ?? [])], Array.from({ length: 8 }, (_, k) => 9_998 * 8 + k), 'growing kept the other pages\' links');
   });
 });
 
