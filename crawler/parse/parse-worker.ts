@@ -14,19 +14,23 @@ const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
 /** Worker side of ParsePool: analyse each response and send the result back (one job at a time). */
 parentPort?.on('message', (job: { input: ResponseInput }) => {
+  const large = (job.input.body?.length ?? 0) >= LARGE_BODY_BYTES;
+  let message: object;
+  let transfer: ArrayBuffer[] = [];
   try {
-    const large = (job.input.body?.length ?? 0) >= LARGE_BODY_BYTES;
     const analysis = analyseResponse(job.input);
     // zlib's output buffer cannot be transferred, so move the bytes into one that can.
     const storedBody = analysis.storedBody === null ? null : new Uint8Array(analysis.storedBody);
-    // The body came over as this job's alone, and parsing a large page is enough allocation to carry it into the
-    // old generation, where it would wait for this thread's next full collection. Freed before the answer, so
-    // the pool never hears back while the memory is still held.
-    freeWholeView(job.input.body);
     freeWholeView(analysis.storedBody);
-    if (large) collectGarbage?.();
-    parentPort?.postMessage({ analysis: { ...analysis, storedBody } }, storedBody === null ? [] : [storedBody.buffer]);
+    message = { analysis: { ...analysis, storedBody } };
+    if (storedBody !== null) transfer = [storedBody.buffer];
   } catch (err) {
-    parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) });
+    message = { error: err instanceof Error ? err.message : String(err) };
   }
+  // The body came over as this job's alone, and parsing a large page is enough allocation to carry it into the
+  // old generation, where it would wait for this thread's next full collection. Freed before the answer, whether
+  // parsing succeeded or threw, so the pool never hears back while the memory is still held.
+  freeWholeView(job.input.body);
+  if (large) collectGarbage?.();
+  parentPort?.postMessage(message, transfer);
 });
