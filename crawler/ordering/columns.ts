@@ -11,8 +11,8 @@ type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Arr
  * fresh and the values copied, rather than moved with `ArrayBuffer.transfer(capacity)`: that
  * zero-fills the new tail by hand, so the whole capacity became resident at once (growing a
  * written 32 MB column to 96 MB added 64 MB of RSS), where fresh pages cost memory only when
- * an entry is written. A non-zero `fill` touches the tail likewise,
- * so large columns encode "empty" as 0.
+ * an entry is written. A non-zero `fill` touches the tail likewise, so large columns encode
+ * "empty" as 0.
  */
 export function enlarge<T extends Column>(column: T, capacity: number, fill = 0): T {
   const length = column.length;

@@ -4,7 +4,7 @@
  * bit of the fingerprint is 1 where the votes for 1 win. Pages whose fingerprints differ in at
  * most NEAR_DUPLICATE_BITS bits are near-duplicates.
  */
-import { freeNow } from '../net/free-buffer.ts';
+import { freeWholeView } from '../net/free-buffer.ts';
 
 export const NEAR_DUPLICATE_BITS = 3;
 /** A page with fewer distinct terms has too little text for its fingerprint to say anything. */
@@ -134,7 +134,7 @@ export class NearDuplicateIndex {
 function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(length);
   b.set(a);
-  freeNow(a.buffer);
+  freeWholeView(a);
   return b;
 }
 
