@@ -1,3 +1,5 @@
+import { enlarge } from '../ordering/columns.ts';
+
 /** Smallest capacity worth compacting or shrinking. */
 const MIN_CAPACITY = 8;
 
@@ -134,11 +136,7 @@ export class UrlHeap {
   }
 
   #grow(): void {
-    const priority = new Float64Array(this.#id.length * 2);
-    const id = new Float64Array(this.#id.length * 2);
-    priority.set(this.#priority);
-    id.set(this.#id);
-    this.#priority = priority;
-    this.#id = id;
+    this.#priority = enlarge(this.#priority, this.#id.length * 2);
+    this.#id = enlarge(this.#id, this.#id.length * 2);
   }
 }
