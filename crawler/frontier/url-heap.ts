@@ -1,4 +1,4 @@
-import { enlarge } from '../ordering/columns.ts';
+import { freeWholeView } from '../net/free-buffer.ts';
 
 /** Smallest capacity worth compacting or shrinking. */
 const MIN_CAPACITY = 8;
@@ -20,7 +20,7 @@ export class UrlHeap {
   }
 
   push(id: number, priority: number): void {
-    if (this.#size === this.#id.length) this.#grow();
+    if (this.#size === this.#id.length) this.#resize(this.#id.length * 2);
     let i = this.#size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -62,14 +62,7 @@ export class UrlHeap {
     while (capacity > MIN_CAPACITY && size < capacity / 4) capacity /= 2;
     // Still more than half full: grow now, so that the next compaction is at least half a heap of pushes away (amortised O(1)).
     if (size > capacity / 2) capacity *= 2;
-    if (capacity !== this.#id.length) {
-      const priority = new Float64Array(capacity);
-      const id = new Float64Array(capacity);
-      priority.set(this.#priority.subarray(0, size));
-      id.set(this.#id.subarray(0, size));
-      this.#priority = priority;
-      this.#id = id;
-    }
+    if (capacity !== this.#id.length) this.#resize(capacity);
     for (let i = (size >> 1) - 1; i >= 0; i--) this.#siftDown(i);
   }
 
@@ -125,18 +118,22 @@ export class UrlHeap {
 
   clear(): void {
     this.#size = 0;
-    if (this.#id.length > 1024) {
-      this.#priority = new Float64Array(MIN_CAPACITY);
-      this.#id = new Float64Array(MIN_CAPACITY);
-    }
+    if (this.#id.length > 1024) this.#resize(MIN_CAPACITY);
   }
 
   #better(pa: number, ia: number, pb: number, ib: number): boolean {
     return pa > pb || (pa === pb && ia < ib);
   }
 
-  #grow(): void {
-    this.#priority = enlarge(this.#priority, this.#id.length * 2);
-    this.#id = enlarge(this.#id, this.#id.length * 2);
+  /** Moves the entries into arrays of `capacity`, freeing the old ones at once rather than at V8's next full collection. */
+  #resize(capacity: number): void {
+    const priority = new Float64Array(capacity);
+    const id = new Float64Array(capacity);
+    priority.set(this.#priority.subarray(0, this.#size));
+    id.set(this.#id.subarray(0, this.#size));
+    freeWholeView(this.#priority);
+    freeWholeView(this.#id);
+    this.#priority = priority;
+    this.#id = id;
   }
 }

@@ -1,5 +1,5 @@
 /** Growable typed columns: per-URL state lives in flat arrays indexed by a dense URL index. */
-import { freeNow } from '../net/free-buffer.ts';
+import { freeWholeView } from '../net/free-buffer.ts';
 
 type Column = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
 
@@ -19,7 +19,7 @@ export function enlarge<T extends Column>(column: T, capacity: number, fill = 0)
   const Column = column.constructor as new (length: number) => T;
   const next = new Column(capacity);
   next.set(column);
-  if (column.byteOffset === 0 && column.byteLength === column.buffer.byteLength) freeNow(column.buffer);
+  freeWholeView(column);
   if (fill !== 0) next.fill(fill, length);
   return next;
 }
