@@ -9,7 +9,7 @@
 const CRAWLER_LAYERS = [
   { name: 'protocol', paths: ['^crawler/protocol/'] },
   { name: 'errors', paths: ['^crawler/errors[.]ts$'] },
-  { name: 'basics', paths: ['^crawler/(url|robots|net|relevance|parse|render)/'] },
+  { name: 'basics', paths: ['^crawler/(url|robots|net|memory|relevance|parse|render)/'] },
   { name: 'ordering', paths: ['^crawler/ordering/', '^crawler/settings[.]ts$'] },
   { name: 'store', paths: ['^crawler/store/'] },
   { name: 'library', paths: ['^crawler/(library|frontier)/'] },

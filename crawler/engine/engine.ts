@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { FetchError, ForagerError, type StoreError } from '../errors.ts';
-import { freeWholeView } from '../net/free-buffer.ts';
+import { freeWholeView } from '../memory/free-buffer.ts';
 import { retryAfterMs } from '../net/retry-after.ts';
 import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';

@@ -1,4 +1,4 @@
-import { enlarge } from '../ordering/columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 
 /**
  * Which host's queue holds each queued URL, by URL id (ids are dense, so a growable

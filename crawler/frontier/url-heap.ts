@@ -1,4 +1,4 @@
-import { freeWholeView } from '../net/free-buffer.ts';
+import { freeWholeView } from '../memory/free-buffer.ts';
 
 /** Smallest capacity worth compacting or shrinking. */
 const MIN_CAPACITY = 8;

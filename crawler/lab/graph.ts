@@ -1,5 +1,5 @@
 import { ForagerError } from '../errors.ts';
-import { enlarge } from '../ordering/columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 import type { UrlHint, UrlKind } from '../parse/url-kind.ts';
 import { urlKindCode } from '../store/url-kind.ts';
 

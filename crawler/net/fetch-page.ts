@@ -20,7 +20,7 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.ts';
 import { type ContentCoding, looksLikeZlibHeader, parseContentCodings } from './content-coding.ts';
-import { freeNow } from './free-buffer.ts';
+import { freeNow } from '../memory/free-buffer.ts';
 
 export const FETCH_FAILURE_REASONS = [
   'timeout:connect',

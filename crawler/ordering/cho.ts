@@ -1,7 +1,7 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
 import { ChangeSet } from './crawl-graph.ts';
-import { enlarge } from './columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 import { CrawlPageRank, type PageRankOptions } from './pagerank.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../protocol/explanation.ts';

@@ -1,5 +1,5 @@
 import { ForagerError } from '../errors.ts';
-import { enlarge } from './columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 
 /*
  * Per-URL state for ordering strategies, indexed directly by URL id. Ids are SQLite row

@@ -1,5 +1,5 @@
 import { ChangeSet, capacityForId } from './crawl-graph.ts';
-import { enlarge } from './columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 

@@ -1,7 +1,7 @@
 import { contentTerms, termsOfWords } from '../relevance/text.ts';
 import { urlTokens } from '../url/tokens.ts';
 import { capacityForId, ChangeSet } from './crawl-graph.ts';
-import { enlarge } from './columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 

@@ -1,5 +1,5 @@
 import { ChangeSet, CrawlGraph } from './crawl-graph.ts';
-import { enlarge } from './columns.ts';
+import { enlarge } from '../memory/enlarge.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../protocol/explanation.ts';
 

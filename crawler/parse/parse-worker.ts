@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { freeWholeView } from '../net/free-buffer.ts';
+import { freeWholeView } from '../memory/free-buffer.ts';
 import { analyseResponse, type ResponseInput } from './analyse-response.ts';
 
 /**

@@ -4,7 +4,7 @@
  * bit of the fingerprint is 1 where the votes for 1 win. Pages whose fingerprints differ in at
  * most NEAR_DUPLICATE_BITS bits are near-duplicates.
  */
-import { freeWholeView } from '../net/free-buffer.ts';
+import { enlarge } from '../memory/enlarge.ts';
 
 export const NEAR_DUPLICATE_BITS = 3;
 /** A page with fewer distinct terms has too little text for its fingerprint to say anything. */
@@ -123,19 +123,11 @@ export class NearDuplicateIndex {
 
   #grow(): void {
     const capacity = this.#seqs.length * 2;
-    this.#seqs = grown(this.#seqs, capacity);
-    this.#hi = grown(this.#hi, capacity);
-    this.#lo = grown(this.#lo, capacity);
-    this.#next = grown(this.#next, capacity * BLOCKS);
+    this.#seqs = enlarge(this.#seqs, capacity);
+    this.#hi = enlarge(this.#hi, capacity);
+    this.#lo = enlarge(this.#lo, capacity);
+    this.#next = enlarge(this.#next, capacity * BLOCKS);
   }
-}
-
-/** `a` copied into a longer array; `a`'s memory is freed at once rather than at V8's next full collection. */
-function grown(a: Int32Array, length: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(length);
-  b.set(a);
-  freeWholeView(a);
-  return b;
 }
 
 /** The hash's 16-bit block number `block` (0 and 1 from hi, 2 and 3 from lo). */

@@ -5,6 +5,7 @@
  */
 import { MessageChannelMain, utilityProcess } from 'electron';
 import type { UtilityProcess } from 'electron';
+import { CRAWLER_NODE_FLAGS, missingMallocSettings } from '../../crawler/memory/process-tuning.ts';
 import type { ServiceEvent } from '../../crawler/protocol/api.ts';
 import { CrawlerClient } from './crawler-client.ts';
 import type { CrawlerStart } from '../shared/crawler-protocol.ts';
@@ -33,12 +34,12 @@ export class CrawlerSupervisor {
   client(): CrawlerClient {
     if (this.#client !== undefined && (!this.#client.abandoned || this.#stopping !== undefined)) return this.#client;
     const { port1, port2 } = new MessageChannelMain();
-    // The heap flags of the CLI's shebang and its malloc settings (bin/forager.js says why): they keep crawls and exports of big collections under 300 MB.
+    // The CLI's heap flags and malloc settings (crawler/memory/process-tuning.ts says why): they keep crawls and exports of big collections under 300 MB.
     const child = utilityProcess.fork(this.#entry, [], {
       serviceName: 'Forager crawler',
       stdio: 'inherit',
-      execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=50', '--expose-gc'],
-      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' },
+      execArgv: [...CRAWLER_NODE_FLAGS],
+      env: { ...process.env, ...missingMallocSettings(process.env) },
     });
     const client = new CrawlerClient(port1, this.#onEvent);
     child.once('exit', (code) => {

@@ -101,7 +101,7 @@ export const fake = {
   sandboxEnabled: false,
   quits: 0,
   ready: undefined as (() => void) | undefined,
-  forks: [] as { entry: string; execArgv: readonly string[]; child: EventEmitter & { killed: number }; start: unknown; port: (PortLike & { close(): void }) | undefined }[],
+  forks: [] as { entry: string; execArgv: readonly string[]; env: Record<string, string | undefined>; child: EventEmitter & { killed: number }; start: unknown; port: (PortLike & { close(): void }) | undefined }[],
   openPorts: [] as MessagePort[],
   permissionRequest: undefined as Handler | undefined,
   permissionCheck: undefined as Handler | undefined,
@@ -169,7 +169,7 @@ const fakeElectron = {
     }
   },
   utilityProcess: {
-    fork: (entry: string, _args: readonly string[] = [], options: { execArgv?: readonly string[] } = {}) => {
+    fork: (entry: string, _args: readonly string[] = [], options: { execArgv?: readonly string[]; env?: Record<string, string | undefined> } = {}) => {
       const child = Object.assign(new EventEmitter(), {
         killed: 0,
         kill() {
@@ -181,7 +181,7 @@ const fakeElectron = {
           record.port = ports[0];
         },
       });
-      const record: (typeof fake.forks)[number] = { entry, execArgv: options.execArgv ?? [], child, start: undefined, port: undefined };
+      const record: (typeof fake.forks)[number] = { entry, execArgv: options.execArgv ?? [], env: options.env ?? {}, child, start: undefined, port: undefined };
       fake.forks.push(record);
       return child;
     },

@@ -1,5 +1,5 @@
-import { freeNow } from '../../net/free-buffer.ts';
-import { enlarge } from '../columns.ts';
+import { freeNow } from '../../memory/free-buffer.ts';
+import { enlarge } from '../../memory/enlarge.ts';
 
 /** Outlink ids the window may hold in all (8 MiB): about a hundred links for each of 20,000 pages. */
 const DEFAULT_MAX_POOL_SIZE = 1 << 21;

@@ -1,4 +1,5 @@
-import { capacityFor, enlarge } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
+import { capacityFor } from '../columns.ts';
 import { FEATURE_COUNT } from './features.ts';
 
 /**

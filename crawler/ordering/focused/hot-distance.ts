@@ -1,4 +1,4 @@
-import { enlarge } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
 
 /** Distance at which a hot page stops mattering (Cho et al.: hot page 0, child 1, grandchild 2). */
 export const FAR = 3;

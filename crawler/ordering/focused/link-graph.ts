@@ -1,4 +1,4 @@
-import { enlarge } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
 import { ChildrenWindow } from './children-window.ts';
 
 /**

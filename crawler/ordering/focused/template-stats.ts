@@ -1,4 +1,5 @@
-import { capacityFor, enlarge, KeyIndex } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
+import { capacityFor, KeyIndex } from '../columns.ts';
 import { urlTemplates, FOLDER } from './url-templates.ts';
 
 /** Template slots per URL: the folder template, then its first copy template. */

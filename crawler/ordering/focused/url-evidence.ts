@@ -1,4 +1,5 @@
-import { capacityFor, enlarge } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
+import { capacityFor } from '../columns.ts';
 import { SPARSE_SIZE } from './online-model.ts';
 import { identifierWords } from './query-matcher.ts';
 

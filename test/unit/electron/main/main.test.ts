@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CRAWLER_MALLOC_ENV, CRAWLER_NODE_FLAGS } from '../../../../crawler/memory/process-tuning.ts';
 import type { ApiReply } from '../../../../crawler/protocol/wire.ts';
 import { serveCrawler } from '../../../../electron/crawler-process/crawler-host.ts';
 import { emitApp, fake, FakeService, FakeWebContents, FakeWindow, installFakeElectron, type Handler } from '../../../support/fake-electron.ts';
@@ -94,11 +95,11 @@ describe('electron/main/main.ts wiring (stand-in electron)', () => {
     assert.deepEqual(fake.forks[0]?.start, { dir: path.join(fake.userData, 'userData', 'collections') });
   });
 
-  test("the crawler process runs with the heap flags of the CLI's shebang", () => {
+  test("the crawler process runs with the CLI's heap flags and malloc settings", () => {
     const shebang = readFileSync(path.join(REPO_ROOT, 'bin/forager.js'), 'utf8').split('\n')[0] ?? '';
-    const flags = shebang.split(' ').filter((word) => word.startsWith('--'));
-    assert.ok(flags.length > 0, shebang);
-    assert.deepEqual(fake.forks[0]?.execArgv, flags);
+    assert.deepEqual(shebang.split(' ').filter((word) => word.startsWith('--')), CRAWLER_NODE_FLAGS, 'the shebang repeats the flags');
+    assert.deepEqual(fake.forks[0]?.execArgv, CRAWLER_NODE_FLAGS);
+    for (const [name, value] of Object.entries(CRAWLER_MALLOC_ENV)) assert.equal(fake.forks[0]?.env[name], process.env[name] ?? value, name);
   });
 
   test('the session denies every permission and blocks the network', () => {

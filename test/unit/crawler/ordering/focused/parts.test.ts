@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { capacityFor, enlarge, KeyIndex } from '../../../../../crawler/ordering/columns.ts';
+import { capacityFor, KeyIndex } from '../../../../../crawler/ordering/columns.ts';
 import { ExpansionTerms, MAX_TERMS } from '../../../../../crawler/ordering/focused/expansion.ts';
 import { looksLikeDownload, looksLikeHub } from '../../../../../crawler/ordering/focused/hubs.ts';
 import { OnlineLogistic, sigmoid } from '../../../../../crawler/ordering/focused/online-model.ts';
@@ -138,31 +138,5 @@ describe('columns', () => {
     assert.deepEqual(first, keys.map((_, i) => i));
     assert.deepEqual(keys.map((k) => index.intern(k)), first, 'a known key keeps its index across growth');
     assert.equal(index.size, 5000);
-  });
-
-  it('enlarge keeps the values, fills the new entries and frees the old column at once', () => {
-    const old = Float64Array.from([1.5, 2.5, 3.5]);
-    const grown = enlarge(old, 6, -1);
-    assert.deepEqual([...grown], [1.5, 2.5, 3.5, -1, -1, -1]);
-    assert.equal(old.byteLength, 0, 'the old column gave its memory to the new one');
-    assert.deepEqual([...enlarge(Uint8Array.from([7]), 3)], [7, 0, 0]);
-  });
-
-  it('enlarge makes only the copied values resident, not the room it adds', () => {
-    // 32 MB of written values grown threefold: the 64 MB of new room holds zeros nobody wrote,
-    // which cost no memory. ArrayBuffer.transfer(capacity) zero-fills it by hand: +64 MB.
-    const column = new Float64Array(4 << 20).fill(1);
-    const before = process.memoryUsage.rss();
-    const grown = enlarge(column, 12 << 20);
-    const added = process.memoryUsage.rss() - before;
-    assert.equal(grown[(4 << 20) - 1], 1);
-    assert.ok(added < 16 << 20, `growing added ${(added / 1048576).toFixed(1)} MB of resident memory`);
-  });
-
-  it('enlarge copies a view of a larger buffer and leaves that buffer alone', () => {
-    const whole = Int32Array.from([1, 2, 3, 4]);
-    const grown = enlarge(whole.subarray(1, 3), 4);
-    assert.deepEqual([...grown], [2, 3, 0, 0]);
-    assert.deepEqual([...whole], [1, 2, 3, 4]);
   });
 });
