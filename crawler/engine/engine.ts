@@ -42,7 +42,7 @@ import type { SubresourceFetcher } from '../render/page-renderer.ts';
 import { CpuPressure } from '../render/cpu-pressure.ts';
 import { RenderGate } from '../render/render-gate.ts';
 import { RenderProcess } from '../render/render-process.ts';
-import { RenderPolicy } from '../render/render-policy.ts';
+import { RenderPolicy, type RenderPlan } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
 import { RenderStage } from './render-stage.ts';
 import { contentTerms } from '../relevance/text.ts';
@@ -614,12 +614,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       };
       const failure = retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null;
       const raw = await this.#recorder.analyse(task, result);
-      const render = failure === null && this.#render?.wants(task, result, raw) === true ? this.#render : undefined;
-      host.rendersPages = render !== undefined;
-      if (render !== undefined) {
+      const plan = failure === null && this.#render !== undefined ? this.#render.plan(task, result, raw) : 'skip';
+      host.rendersPages = plan !== 'skip';
+      if (plan !== 'skip') {
         // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
         this.#pageTasks++;
-        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite));
+        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite, plan));
         return;
       }
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
@@ -648,9 +648,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     }
   }
 
-  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void): Promise<void> {
+  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void, plan: Exclude<RenderPlan, 'skip'>): Promise<void> {
     try {
-      const rendered = await this.#render?.render(task, result, raw);
+      const rendered = await this.#render?.render(task, result, raw, plan);
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
       releaseStoredResponse(result, raw, rendered?.analysis);
       if (rendered !== undefined) this.#renderedThisRun++;

@@ -11,6 +11,8 @@ const MAX_CSS_DEPTH = 2;
 const MAX_PAGES_AT_ONCE = 8;
 /** Pages waiting or being served, beyond which the crawl should fetch no more pages until they catch up. */
 const BACKLOG = 64;
+/** Stylesheets whose references are remembered: a site's pages share a few, and each was parsed again for every page. */
+const REMEMBERED_STYLESHEETS = 1024;
 
 /**
  * Fetches what a stored page needs to be shown as it was: its stylesheets, icons and images,
@@ -26,6 +28,8 @@ export class RequisiteFetcher {
   #running = 0;
   #backlog = 0;
   readonly #waiting: (() => void)[] = [];
+  /** A stored stylesheet's URL → the URLs it refers to, resolved. */
+  readonly #stylesheetReferences = new Map<string, string[]>();
 
   constructor(fetch: SubresourceFetcher, store: RenderStore, mode: RequisiteMode, signal: AbortSignal) {
     this.#fetch = fetch;
@@ -49,6 +53,8 @@ export class RequisiteFetcher {
     this.#backlog++;
     if (this.#running >= MAX_PAGES_AT_ONCE) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#running++;
+    const stored: string[] = [];
+    let allSought = false;
     try {
       const seen = new Set<string>();
       const fetchOne = async (url: string, depth: number): Promise<void> => {
@@ -56,25 +62,41 @@ export class RequisiteFetcher {
         seen.add(url);
         const outcome = await this.#fetch(url, pageUrl, this.#signal, { anyHost: this.#mode === 'all' }).catch(() => undefined);
         if (outcome?.kind !== 'response' || outcome.response.status >= 400) return;
-        this.#store.saveRequisite(pageSeq, url);
+        stored.push(url);
         if (depth >= MAX_CSS_DEPTH || !/\bcss\b/i.test(outcome.response.headers['content-type'] ?? '')) return;
-        for (const ref of cssReferences(outcome.response.body.toString('utf8'), MAX_CSS_REFERENCES)) {
-          const resolved = resolve(ref, url);
-          if (resolved !== undefined) await fetchOne(resolved, depth + 1);
-        }
+        for (const ref of this.#referencesOf(url, outcome.response.body)) await fetchOne(ref, depth + 1);
       };
       const base = effectiveBase(requisites.pageUrl, requisites.baseHref);
       for (const href of requisites.hrefs) {
         const url = resolve(href, base);
         if (url !== undefined) await fetchOne(url, 0);
       }
-      // Cut short (a pause, a stop), the errand stays noted for the next run.
-      if (!this.#signal.aborted) this.#store.requisitesDone(pageSeq);
+      allSought = !this.#signal.aborted;
     } finally {
-      this.#running--;
-      this.#backlog--;
-      this.#waiting.shift()?.();
+      // Cut short (a pause, a stop, an error), the errand stays noted for the next run.
+      try {
+        this.#store.saveRequisites(pageSeq, stored, allSought);
+      } finally {
+        this.#running--;
+        this.#backlog--;
+        this.#waiting.shift()?.();
+      }
     }
+  }
+
+  /** The URLs a stylesheet refers to, resolved against it; remembered, as the same few serve every page of a site. */
+  #referencesOf(url: string, body: Buffer): string[] {
+    let references = this.#stylesheetReferences.get(url);
+    if (references === undefined) {
+      references = [];
+      for (const ref of cssReferences(body.toString('utf8'), MAX_CSS_REFERENCES)) {
+        const resolved = resolve(ref, url);
+        if (resolved !== undefined) references.push(resolved);
+      }
+      if (this.#stylesheetReferences.size >= REMEMBERED_STYLESHEETS) this.#stylesheetReferences.clear();
+      this.#stylesheetReferences.set(url, references);
+    }
+    return references;
   }
 
   /** The scope of `--requisites`: the page's own origin, or any (the subresource fetcher refuses what is not http(s)). */

@@ -29,6 +29,7 @@ export interface RenderRecord {
 
 /** Writes of rendering and requisites: the rendered DOM beside its page, subresources once per crawl, and which page needs which. */
 export class RenderStore {
+  readonly #db: Db;
   readonly #insertRender: Statement;
   readonly #insertSubresource: Statement;
   readonly #subresource: Statement;
@@ -38,6 +39,7 @@ export class RenderStore {
   readonly #pending: Statement;
 
   constructor(db: Db) {
+    this.#db = db;
     this.#insertRender = db.prepare(
       'INSERT OR REPLACE INTO renders (page_seq, dom, rendered_at, render_ms, timed_out, links_added, requests) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
@@ -54,18 +56,21 @@ export class RenderStore {
     this.#insertPending.run(pageSeq, pageUrl, JSON.stringify(requisites));
   }
 
-  /** The page's requisites were all sought. */
-  requisitesDone(pageSeq: number): void {
-    this.#deletePending.run(pageSeq);
+  /**
+   * Records the requisites stored for a page, and when `allSought` clears its pending note,
+   * in one transaction: one commit per page rather than one per requisite.
+   */
+  saveRequisites(pageSeq: number, urls: readonly string[], allSought: boolean): void {
+    if (urls.length === 0 && !allSought) return;
+    this.#db.transaction(() => {
+      for (const url of urls) this.#insertRequisite.run(pageSeq, url);
+      if (allSought) this.#deletePending.run(pageSeq);
+    }).immediate();
   }
 
   /** Pages whose requisites a run left unfetched (paused, killed), oldest first. */
   pendingRequisites(): { pageSeq: number; pageUrl: string; requisites: PageRequisites }[] {
     return (this.#pending.all() as { pageSeq: number; pageUrl: string; requisites: string }[]).map((row) => ({ ...row, requisites: JSON.parse(row.requisites) as PageRequisites }));
-  }
-
-  saveRequisite(pageSeq: number, url: string): void {
-    this.#insertRequisite.run(pageSeq, url);
   }
 
   saveRender(r: RenderRecord): void {

@@ -28,7 +28,7 @@ describe('the render stage', () => {
     const policy = new RenderPolicy('auto');
     const built = `<div id="root"><h1>Checkpoint</h1><a href="/p/2">2</a> <a href="/p/3">3</a></div>`;
     const raw = analyse(SHELL);
-    assert.equal(stage(built, 1 << 20, policy).wants(TASK, RESULT, raw), true, 'an empty app root asks for a render');
+    assert.equal(stage(built, 1 << 20, policy).plan(TASK, RESULT, raw), 'render', 'an empty app root asks for a render');
     const rendered = await stage(built, 1 << 20, policy).render(TASK, RESULT, raw);
     assert.equal(rendered?.analysis.page?.links.length, 2);
     assert.deepEqual(policy.groups(), [{ group: 'http://app.test/p', state: 'render' }]);
@@ -51,5 +51,21 @@ describe('the render stage', () => {
     assert.equal(await s.render(TASK, RESULT, analyse(SHELL)), undefined);
     assert.equal(s.failed, 1);
     assert.equal(s.rendered, 0);
+  });
+
+  it('waits for the group when told to, and a render that throws still gives its learning turn back', async () => {
+    const policy = new RenderPolicy('auto');
+    const raw = analyse(SHELL);
+    const url = (i: number): QueuedUrl => ({ ...TASK, id: i, url: `http://app.test/p/${i}` });
+    const renderer: Renderer = { render: async () => ({ dom: SHELL, requests: [], ms: 5, timedOut: false }), unavailable: undefined };
+    const broken = new RenderStage({ policy, queryTerms: [], renderer, analyseDom: async () => { throw new Error('the parse worker died'); }, maxDomChars: 1 << 20, wouldBeHot }, 8);
+    const plans = [1, 2, 3, 4].map((i) => broken.plan(url(i), RESULT, raw));
+    assert.deepEqual(plans, ['render', 'render', 'render', 'wait']);
+    const unchanged = stage(SHELL, 1 << 20, policy);
+    const waiting = unchanged.render(url(4), RESULT, raw, 'wait');
+    assert.equal(unchanged.saturated, false);
+    await assert.rejects(broken.render(url(1), RESULT, raw), /the parse worker died/);
+    assert.notEqual(await waiting, undefined, 'the waiting page took the turn the broken render gave back, and was rendered');
+    assert.equal(unchanged.rendered, 1);
   });
 });
