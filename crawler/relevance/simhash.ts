@@ -35,10 +35,8 @@ export function simhash(terms: ReadonlyMap<string, number>): Simhash | null {
   const votes = new Float64Array(64);
   for (const [term, count] of terms) {
     const a = fnv1a(term);
-    const halves = [mix(a), mix(a ^ 0x9e3779b9)];
-    halves.forEach((half, h) => {
-      for (let bit = 0; bit < 32; bit++) votes[h * 32 + bit]! += (half >>> bit) & 1 ? count : -count;
-    });
+    vote(votes, 0, mix(a), count);
+    vote(votes, 32, mix(a ^ 0x9e3779b9), count);
   }
   let hi = 0;
   let lo = 0;
@@ -47,6 +45,11 @@ export function simhash(terms: ReadonlyMap<string, number>): Simhash | null {
     if (votes[32 + bit]! > 0) lo |= 1 << bit;
   }
   return { hi: hi >>> 0, lo: lo >>> 0 };
+}
+
+/** Adds `count` to the votes of the 32 bits from `offset` where `half` has a 1, and takes it from the others. */
+function vote(votes: Float64Array, offset: number, half: number, count: number): void {
+  for (let bit = 0; bit < 32; bit++) votes[offset + bit]! += ((half >>> bit) & 1) * 2 * count - count;
 }
 
 function popcount(x: number): number {

@@ -1,5 +1,6 @@
 import porterStemmer from 'natural/lib/natural/stemmers/porter_stemmer.js';
 import stopwordList from 'natural/lib/natural/util/stopwords.js';
+import { forEachWord } from './words.ts';
 
 /*
  * Text to terms for relevance: lower-cased words, English stop words removed, Porter
@@ -8,7 +9,6 @@ import stopwordList from 'natural/lib/natural/util/stopwords.js';
  */
 
 const STOP_WORDS: ReadonlySet<string> = new Set((stopwordList as { words: string[] }).words);
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 const MAX_WORD_LENGTH = 40;
 /** Stems are memoised: a crawl meets the same few hundred thousand words again and again. */
 const STEM_CACHE_LIMIT = 200_000;
@@ -38,16 +38,15 @@ export function isStopWord(word: string): boolean {
 }
 
 function forEachContentTerm(text: string, visit: (term: string) => void): void {
-  // match() with /g returns just the strings: no match object per word.
-  for (let word of text.toLowerCase().match(WORD) ?? []) {
+  forEachWord(text.toLowerCase(), (word) => {
     // "isn't" is a stop word as written; "wal's" is the term "wal".
-    if (STOP_WORDS.has(word)) continue;
+    if (STOP_WORDS.has(word)) return;
     let apostrophe = word.indexOf("'");
     if (apostrophe < 0) apostrophe = word.indexOf('’');
-    if (apostrophe >= 0) word = word.slice(0, apostrophe);
-    if (word.length > MAX_WORD_LENGTH || word.length < 2 || isDigits(word) || (apostrophe >= 0 && STOP_WORDS.has(word))) continue;
-    visit(stem(word));
-  }
+    const stripped = apostrophe >= 0 ? word.slice(0, apostrophe) : word;
+    if (stripped.length > MAX_WORD_LENGTH || stripped.length < 2 || isDigits(stripped) || (apostrophe >= 0 && STOP_WORDS.has(stripped))) return;
+    visit(stem(stripped));
+  });
 }
 
 /** The content terms of a text, in order (repeats kept). */
