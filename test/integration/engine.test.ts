@@ -42,6 +42,30 @@ describe('engine on a loopback tree site', () => {
   });
 });
 
+describe('the links of a page', () => {
+  const tmp = tempDir();
+  after(() => tmp.cleanup());
+
+  it('stores one link to each URL a page links, the first, with its anchor and context', async () => {
+    const site = await startTestSite({
+      '/': html('<p>See the log <a href="/a#one">First</a> and <a href="/a#two">Second</a>, then <a href="/a">Third</a> or <a href="/b">Other</a>.</p>'),
+      '/a': html('<p>A</p>'),
+      '/b': html('<p>B</p>'),
+    });
+    try {
+      const run = await crawlOnce(tmp.dir, testSettings([`${site.origin}/`], { maxPages: 10, strategy: 'bfs' }));
+      const rows = run.db
+        .prepare('SELECT d.url, l.anchor, l.context_after AS after FROM links l JOIN pages p ON p.seq = l.src_seq JOIN urls s ON s.id = p.url_id JOIN urls d ON d.id = l.dst_id WHERE s.url = ? ORDER BY d.url')
+        .all(`${site.origin}/`) as { url: string; anchor: string; after: string }[];
+      run.db.close();
+      assert.deepEqual(rows.map((row) => [row.url, row.anchor]), [[`${site.origin}/a`, 'First'], [`${site.origin}/b`, 'Other']]);
+      assert.match(rows[0]?.after ?? '', /^and Second/, 'the context of the first link');
+    } finally {
+      await site.close();
+    }
+  });
+});
+
 describe('politeness', () => {
   it('keeps one request in flight per host and waits the delay after each response', async () => {
     let inflight = 0;
