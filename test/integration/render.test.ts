@@ -229,3 +229,38 @@ describe('a crawl that renders, without a browser that works', () => {
 function appShell(links: string[]): string {
   return `<!doctype html><html><head><title>App</title></head><body><div id="root"></div>${links.map((href) => `<a href="${href}"></a>`).join('')}<script src="/app.js"></script></body></html>`;
 }
+
+describe('rendering a site whose scripts change nothing', { skip: browser.kind === 'missing' ? 'no Chromium-family browser on this machine' : false }, () => {
+  const dir = tempDir('forager-render-static-');
+  let site: TestSite;
+  const PAGE_COUNT = 24;
+
+  before(async () => {
+    // Manual pages at the top of the site, each with a small script and at most two links: every one is
+    // flagged ("scripts and few links"), and rendering shows the same text and links as the HTML.
+    const routes: Record<string, Handler> = { '/toc.js': respond('text/javascript', 'window.tocReady = true;') };
+    for (let n = 0; n < PAGE_COUNT; n++) {
+      const next = [2 * n + 1, 2 * n + 2].filter((k) => k < PAGE_COUNT).map((k) => `<a href="/cmd-${k}.html">command ${k}</a>`).join(' ');
+      routes[n === 0 ? '/' : `/cmd-${n}.html`] = respond('text/html', `<!doctype html><title>Command ${n}</title><script src="/toc.js"></script><p>Command ${n} writes the log. ${next}</p>`);
+    }
+    site = await startTestSite(routes);
+  });
+
+  after(async () => {
+    await site?.close();
+    dir.cleanup();
+  });
+
+  it('renders a few of its pages to learn that, and crawls the rest as their HTML gives them', async () => {
+    const run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { render: 'auto', concurrency: 4, delayMs: 20, maxPages: 100 }));
+    try {
+      assert.equal(run.outcome, 'exhausted');
+      assert.equal(run.db.prepare('SELECT count(*) FROM pages WHERE status = 200').pluck().get(), PAGE_COUNT);
+      const renders = run.db.prepare('SELECT count(*) FROM renders').pluck().get() as number;
+      // Three to learn, then the tenth flagged page after them and the twentieth after that: at most five of 24.
+      assert.ok(renders >= 3 && renders <= 5, `${renders} of ${PAGE_COUNT} pages rendered`);
+    } finally {
+      run.db.close();
+    }
+  });
+});
