@@ -65,9 +65,10 @@ export function renderGroup(url: string): string {
  * the path): the first flagged pages of a group are rendered and compared with their HTML;
  * a group whose renders change pages materially is rendered from then on, one whose renders
  * change nothing is rendered only for a sample of its flagged pages, sparser as samples
- * keep changing nothing. A sample that changes the page turns the group to rendering. Only LEARNING_RENDERS renders of a group learn at a
- * time: pages flagged meanwhile wait for the outcome, where each used to be rendered (a
- * render takes about a second, in which a crawl of one site fetches a hundred pages).
+ * keep changing nothing. A sample that changes the page turns the group to rendering. Only
+ * LEARNING_RENDERS renders of a group learn at a time: pages flagged meanwhile wait for the
+ * outcome, where each used to be rendered (a render takes about a second, in which a crawl
+ * of one site fetches a hundred pages).
  */
 export class RenderPolicy {
   readonly #mode: RenderMode;
