@@ -500,13 +500,24 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const now = Date.now();
     while (this.#slots.hasRoom(this.#tasks.size)) {
       // With the page budget spent, hosts are still asked for the turns renders and requisites wait for.
-      const next = this.#budgetLeft() > 0 ? this.#frontier.next(now) : this.#frontier.nextLentTurn(now);
+      const budgetLeft = this.#budgetLeft();
+      const next = budgetLeft > 0 ? this.#frontier.next(now, this.#turnWindow(budgetLeft)) : this.#frontier.nextLentTurn(now);
       if (next.kind === 'idle') return undefined;
       if (next.kind === 'wait') return next.until;
       this.#track(this.#serveHost(next.host));
     }
     // All slots busy: a finishing task wakes the loop.
     return this.#frontier.hasScheduledHosts ? Number.POSITIVE_INFINITY : undefined;
+  }
+
+  /**
+   * How high a host's best URL must rank, among every queued URL, for the host to get a turn.
+   * Spending pages: among the `concurrency` best, the URLs a crawl without hosts would be
+   * fetching at once. Spending time: any URL the remaining budget reaches, so an idle turn
+   * costs nothing the budget would not spend anyway.
+   */
+  #turnWindow(budgetLeft: number): number {
+    return this.settings.spend === 'time' ? Math.max(this.settings.concurrency, budgetLeft) : this.settings.concurrency;
   }
 
   #track(task: Promise<void>): void {

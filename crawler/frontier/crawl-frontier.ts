@@ -92,8 +92,12 @@ export interface FrontierIntake<H extends FrontierHost> {
 
 /** A host's turn: handed out by next(), its URL taken, then released with its politeness wait. */
 export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
-  /** The host to ask now (it is in flight until released), or when to look again, or idle. */
-  next(now: number): NextHost<H>;
+  /**
+   * The host to ask now (it is in flight until released), or when to look again, or idle.
+   * A ready host is asked only when fewer than `window` queued URLs, on any host, rank above
+   * its best one; else the crawl waits for the hosts holding the better URLs.
+   */
+  next(now: number, window: number): NextHost<H>;
   /** True while some host with queued URLs waits for its turn. */
   readonly hasScheduledHosts: boolean;
   /**
@@ -199,10 +203,38 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     }
   }
 
-  next(now: number): NextHost<H> {
-    const next = this.#scheduler.next(now);
-    if (next.kind === 'host') next.host.inflight = true;
+  next(now: number, window: number): NextHost<H> {
+    // Holding is safe only while something will end the wait: a host in flight or one waiting for its time.
+    const hold = (priority: number): boolean => {
+      if (this.#inflightHosts === 0 && this.#scheduler.waitingCount === 0) return false;
+      const above = this.#queued.rankedAbove(priority);
+      return above >= window && above - this.#parkedAbove(priority, above - window + 1) >= window;
+    };
+    const next = this.#scheduler.next(now, hold);
+    if (next.kind === 'host') this.#setInflight(next.host, true);
     return next;
+  }
+
+  /** Queued URLs, on every host, that rank strictly above this priority. */
+  rankedAbove(priority: number): number {
+    return this.#queued.rankedAbove(priority);
+  }
+
+  /**
+   * Queued URLs of parked hosts that rank above this priority (counted up to `enough`): a host
+   * parked for side work cannot be asked until it is done, so its URLs hold no one back.
+   */
+  #parkedAbove(priority: number, enough: number): number {
+    let count = 0;
+    for (const host of this.#parked) {
+      host.queue.forEachWhere(
+        (p) => count < enough && this.#queued.ranksAbove(p, priority),
+        (id, p) => {
+          if (this.#queued.counts(id, host.id, p)) count++;
+        },
+      );
+    }
+    return count;
   }
 
   get hasScheduledHosts(): boolean {
@@ -215,7 +247,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
       if (this.#queued.get(entry.id) !== host.id) continue;
       const current = this.#ordering.priority(entry.id);
       if (current < entry.priority) {
-        host.queue.push(entry.id, current);
+        this.#enqueue(host, entry.id, current);
         continue;
       }
       const task = this.#store.queued(entry.id);
@@ -286,7 +318,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
       if (host === undefined || host.inflight) continue;
       if (host.nextAllowedAt <= now) {
         // It may sit in the scheduler's heaps as well: the scheduler passes over a host in flight.
-        host.inflight = true;
+        this.#setInflight(host, true);
         return { kind: 'host', host };
       }
       until = Math.min(until, host.nextAllowedAt);
@@ -304,17 +336,20 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   }
 
   release(host: H, responseMs: number, backoffMs = 0): void {
-    host.inflight = false;
+    this.#setInflight(host, false);
+    this.#parked.delete(host);
     const wait = politeWaitMs(this.#settings, responseMs, this.#policy.crawlDelaySeconds(host));
     host.nextAllowedAt = this.#now() + Math.max(wait, backoffMs);
     this.#scheduler.offer(host);
   }
 
   park(host: H): void {
-    host.inflight = false;
+    this.#setInflight(host, false);
+    this.#parked.add(host);
   }
 
   unpark(host: H): void {
+    this.#parked.delete(host);
     this.#scheduler.offer(host);
   }
 
@@ -336,16 +371,35 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   }
 
   activity(limit: number): FrontierHostActivity[] {
-    const queued = new Map<number, number>();
-    this.#queued.forEachQueued((_, hostId) => queued.set(hostId, (queued.get(hostId) ?? 0) + 1));
+    const queued = new Map<number, { count: number; best: number }>();
+    this.#queued.forEachQueued((urlId, hostId) => {
+      const priority = this.#ordering.priority(urlId);
+      const seen = queued.get(hostId);
+      if (seen === undefined) queued.set(hostId, { count: 1, best: priority });
+      else {
+        seen.count++;
+        if (priority > seen.best) seen.best = priority;
+      }
+    });
+    let fetchedAll = 0;
+    for (const host of this.#hosts.values()) fetchedAll += host.pagesFetched;
     const now = this.#now();
     const hosts: FrontierHostActivity[] = [];
     for (const host of this.#hosts.values()) {
-      const waiting = queued.get(host.id) ?? 0;
-      if (waiting === 0 && !host.inflight) continue;
-      hosts.push({ origin: host.origin, queued: waiting, pagesFetched: host.pagesFetched, nextAllowedAt: host.nextAllowedAt > now ? new Date(host.nextAllowedAt).toISOString() : null, inFlight: host.inflight });
+      const waiting = queued.get(host.id);
+      if (waiting === undefined && !host.inflight) continue;
+      hosts.push({
+        origin: host.origin,
+        queued: waiting?.count ?? 0,
+        bestPriority: waiting?.best ?? null,
+        pagesFetched: host.pagesFetched,
+        fetchShare: fetchedAll === 0 ? 0 : host.pagesFetched / fetchedAll,
+        nextAllowedAt: host.nextAllowedAt > now ? new Date(host.nextAllowedAt).toISOString() : null,
+        inFlight: host.inflight,
+      });
     }
-    hosts.sort((a, b) => b.queued - a.queued || a.origin.localeCompare(b.origin));
+    // The hosts holding the best URLs first: where the crawl's next turns go.
+    hosts.sort((a, b) => (b.bestPriority ?? Number.NEGATIVE_INFINITY) - (a.bestPriority ?? Number.NEGATIVE_INFINITY) || b.queued - a.queued || a.origin.localeCompare(b.origin));
     return hosts.slice(0, limit);
   }
 
@@ -354,12 +408,19 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   }
 
   readonly #turnRequests = new Map<number, TurnRequest[]>();
+  #inflightHosts = 0;
+  readonly #parked = new Set<H>();
 
-  #enqueue(host: H, urlId: number): void {
-    this.#queued.set(urlId, host.id);
+  #setInflight(host: H, inflight: boolean): void {
+    if (host.inflight !== inflight) this.#inflightHosts += inflight ? 1 : -1;
+    host.inflight = inflight;
+  }
+
+  #enqueue(host: H, urlId: number, priority = this.#ordering.priority(urlId)): void {
+    this.#queued.set(urlId, host.id, priority);
     // Re-prioritised URLs leave stale entries behind: drop them before the heap grows, so its
     // size follows the host's queued URLs, not the number of priority changes.
     if (host.queue.full) host.queue.compact((id) => (this.#queued.get(id) === host.id ? this.#ordering.priority(id) : undefined));
-    host.queue.push(urlId, this.#ordering.priority(urlId));
+    host.queue.push(urlId, priority);
   }
 }

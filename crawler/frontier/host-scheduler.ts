@@ -32,21 +32,33 @@ export type NextHost<H> = { kind: 'host'; host: H } | { kind: 'wait'; until: num
  * Mercator-style host scheduling: a heap of hosts by the time they may next be asked,
  * and a heap of hosts that may be asked now, ordered by their best queued URL. So the
  * best URL of a host that may be fetched now goes first, and no host is asked early.
+ * The caller may hold a ready host whose best URL is not worth a turn yet: then every
+ * ready host waits (the others' best URLs are no better) until another host is ready.
  */
 export class HostScheduler<H extends SchedulableHost> {
   readonly #waiting = new Heap<H>((a, b) => a.nextAllowedAt < b.nextAllowedAt);
   readonly #ready = new Heap<ReadyEntry<H>>(
     (a, b) => a.head.priority > b.head.priority || (a.head.priority === b.head.priority && a.head.id < b.head.id),
   );
+  /** A host in the ready heap got new or re-prioritised URLs since its entry was made. */
+  #readyStale = false;
+
   /** Call whenever a host may have become schedulable: new queued URLs, or its request ended. */
   offer(host: H): void {
-    if (host.scheduled || host.inflight || (host.queue.size === 0 && host.turnsWanted === 0)) return;
+    if (host.scheduled) {
+      this.#readyStale = true;
+      return;
+    }
+    if (host.inflight || (host.queue.size === 0 && host.turnsWanted === 0)) return;
     host.scheduled = true;
     this.#waiting.push(host);
   }
 
-  /** The host to ask now, or when to look again, or idle when no host has work. */
-  next(now: number): NextHost<H> {
+  /**
+   * The host to ask now, or when to look again, or idle when no host has work. `hold` says
+   * whether a ready host's best URL, at this priority, should wait rather than take a turn.
+   */
+  next(now: number, hold: (priority: number) => boolean = () => false): NextHost<H> {
     for (let top = this.#waiting.peek(); top !== undefined && top.nextAllowedAt <= now; top = this.#waiting.peek()) {
       this.#waiting.pop();
       // Taken meanwhile for a lent turn (CrawlFrontier.nextLentTurn): its release offers it again.
@@ -54,19 +66,41 @@ export class HostScheduler<H extends SchedulableHost> {
         top.scheduled = false;
         continue;
       }
-      const head = top.turnsWanted > 0 ? { id: 0, priority: Number.POSITIVE_INFINITY } : top.queue.peek();
+      const head = headOf(top);
       if (head === undefined) {
         top.scheduled = false;
         continue;
       }
       this.#ready.push({ host: top, head });
     }
-    for (let best = this.#ready.pop(); best !== undefined; best = this.#ready.pop()) {
+    for (let best = this.#ready.peek(); best !== undefined; best = this.#ready.peek()) {
+      if (hold(best.head.priority)) {
+        // Heads recorded before the hosts got better URLs would hold them wrongly: look again at their current heads once.
+        if (!this.#readyStale) return this.#waitForNextHost();
+        this.#refreshReady();
+        continue;
+      }
+      this.#ready.pop();
       best.host.scheduled = false;
       if (!best.host.inflight) return { kind: 'host', host: best.host };
     }
     const wake = this.#waiting.peek();
     return wake === undefined ? { kind: 'idle' } : { kind: 'wait', until: wake.nextAllowedAt };
+  }
+
+  #waitForNextHost(): NextHost<H> {
+    return { kind: 'wait', until: this.#waiting.peek()?.nextAllowedAt ?? Number.POSITIVE_INFINITY };
+  }
+
+  #refreshReady(): void {
+    this.#readyStale = false;
+    const entries: ReadyEntry<H>[] = [];
+    for (let entry = this.#ready.pop(); entry !== undefined; entry = this.#ready.pop()) entries.push(entry);
+    for (const { host } of entries) {
+      const head = host.inflight ? undefined : headOf(host);
+      if (head === undefined) host.scheduled = false;
+      else this.#ready.push({ host, head });
+    }
   }
 
   get waitingCount(): number {
@@ -76,4 +110,9 @@ export class HostScheduler<H extends SchedulableHost> {
   get readyCount(): number {
     return this.#ready.size;
   }
+}
+
+/** What a host would be asked for first: a render's turn before its best queued URL. */
+function headOf(host: SchedulableHost): HostHead | undefined {
+  return host.turnsWanted > 0 ? { id: 0, priority: Number.POSITIVE_INFINITY } : host.queue.peek();
 }

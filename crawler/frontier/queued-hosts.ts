@@ -1,16 +1,30 @@
 import { enlarge } from '../memory/enlarge.ts';
+import { priorityBucket, PriorityRanks } from './priority-ranks.ts';
 
 /**
- * Which host's queue holds each queued URL, by URL id (ids are dense, so a growable
- * Int32Array costs 4 bytes a URL). Lets the frontier re-queue a URL whose priority changed,
- * and tell a live heap entry from one left behind by an earlier priority.
+ * The queued URLs by id (ids are dense, so growable typed arrays cost 6 bytes a URL): which
+ * host's queue holds each, and the priority it was queued at. The host lets the frontier
+ * re-queue a URL whose priority changed and tell a live heap entry from one left behind by
+ * an earlier priority; the priorities answer how many queued URLs, on any host, rank above
+ * a given one.
  */
 export class QueuedHosts {
   #hostOf = new Int32Array(1024);
+  #bucketOf = new Uint16Array(1024);
+  readonly #ranks = new PriorityRanks();
 
-  set(urlId: number, hostId: number): void {
-    if (urlId >= this.#hostOf.length) this.#hostOf = enlarge(this.#hostOf, Math.max(urlId + 1, this.#hostOf.length * 2));
+  /** The URL is queued on the host at this priority (again, when it was already queued). */
+  set(urlId: number, hostId: number, priority: number): void {
+    if (urlId >= this.#hostOf.length) {
+      const capacity = Math.max(urlId + 1, this.#hostOf.length * 2);
+      this.#hostOf = enlarge(this.#hostOf, capacity);
+      this.#bucketOf = enlarge(this.#bucketOf, capacity);
+    }
+    if (this.#hostOf[urlId] !== 0) this.#ranks.add(this.#bucketOf[urlId] as number, -1);
+    const bucket = priorityBucket(priority);
     this.#hostOf[urlId] = hostId;
+    this.#bucketOf[urlId] = bucket;
+    this.#ranks.add(bucket, 1);
   }
 
   /** The host id of a queued URL, or 0 when the URL is not queued. */
@@ -19,7 +33,28 @@ export class QueuedHosts {
   }
 
   delete(urlId: number): void {
-    if (urlId < this.#hostOf.length) this.#hostOf[urlId] = 0;
+    if (urlId >= this.#hostOf.length || this.#hostOf[urlId] === 0) return;
+    this.#ranks.add(this.#bucketOf[urlId] as number, -1);
+    this.#hostOf[urlId] = 0;
+  }
+
+  /** Queued URLs, on every host, whose priority ranks strictly above `priority` (near-ties count as ties). */
+  rankedAbove(priority: number): number {
+    return this.#ranks.above(priorityBucket(priority));
+  }
+
+  /** True when this heap entry is the one counted for the URL: it is queued on this host, at this priority's bucket. */
+  counts(urlId: number, hostId: number, priority: number): boolean {
+    return this.get(urlId) === hostId && this.#bucketOf[urlId] === priorityBucket(priority);
+  }
+
+  /** True when `priority` ranks strictly above `than`, as rankedAbove counts (near-ties count as ties). */
+  ranksAbove(priority: number, than: number): boolean {
+    return priorityBucket(priority) > priorityBucket(than);
+  }
+
+  get size(): number {
+    return this.#ranks.size;
   }
 
   /** Calls `visit` for every queued URL, in id order. */

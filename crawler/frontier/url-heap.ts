@@ -111,6 +111,20 @@ export class UrlHeap {
     this.#id[i] = id;
   }
 
+  /**
+   * Calls `visit` for each entry whose priority passes `qualifies`, which must hold for
+   * every priority above one it holds for: a subtree whose root fails is skipped, since no
+   * entry ranks above its parent. Costs the entries visited, not the heap's size.
+   */
+  forEachWhere(qualifies: (priority: number) => boolean, visit: (id: number, priority: number) => void): void {
+    const pending = [0];
+    for (let i = pending.pop(); i !== undefined; i = pending.pop()) {
+      if (i >= this.#size || !qualifies(this.#priority[i] as number)) continue;
+      visit(this.#id[i] as number, this.#priority[i] as number);
+      pending.push(2 * i + 1, 2 * i + 2);
+    }
+  }
+
   /** Every id in the queue, in no particular order. */
   *ids(): Generator<number> {
     for (let i = 0; i < this.#size; i++) yield this.#id[i] as number;

@@ -55,7 +55,11 @@ export type CrawlFigures = Omit<CrawlStats, 'hosts' | 'seenCacheHitRate' | 'orde
 export interface HostActivity {
   origin: string;
   queued: number;
+  /** The ordering's priority of the host's best queued URL (as explain gives it), or null when none is queued. */
+  bestPriority: number | null;
   pagesFetched: number;
+  /** The host's share of the pages fetched from every host the crawl knows, in [0, 1]. */
+  fetchShare: number;
   /** ISO time before which the host may not be asked again (politeness), or null when it may be now. */
   nextAllowedAt: string | null;
   inFlight: boolean;

@@ -56,6 +56,15 @@ export function withHostRenderMode(entries: readonly string[], host: string, mod
   return [...modes].map(([name, value]) => `${name}=${value}`);
 }
 
+/**
+ * What a crawl economises when hosts compete for turns (crawler/frontier/crawl-frontier.ts):
+ * its pages (a host's turn goes only to one of the crawl's best URLs, waiting for polite hosts
+ * if need be) or its time (an idle host's turn goes to any URL the page budget would still reach).
+ */
+export const SPEND_MODES = ['pages', 'time'] as const;
+export const spendModeSchema = z.enum(SPEND_MODES);
+export type SpendMode = z.infer<typeof spendModeSchema>;
+
 /** Which page requisites (stylesheets, images, fonts) are fetched with each page: none, the page's own host's, or all. */
 export const REQUISITE_MODES = ['none', 'same-host', 'all'] as const;
 export const requisiteModeSchema = z.enum(REQUISITE_MODES);
@@ -119,6 +128,9 @@ export const crawlSettingsSchema = z.object({
     .default(30_000)
     .register(settingInfo, { value: 'N', help: 'cap on a robots.txt Crawl-delay, so a hostile file cannot stall the crawl' }),
   concurrency: wholeNumber(1, 256).default(16).register(settingInfo, { value: 'N', help: 'requests being answered at once across hosts (never more than one per host); a request still waiting after 2 s steps aside for another, and up to 4×N may wait so' }),
+  spend: spendModeSchema.default('pages').register(settingInfo, {
+    help: "what hosts' turns are spent on: pages (a host is asked only for one of the crawl's best URLs, waiting for polite hosts if need be) or time (an idle host is asked for any URL the budget still reaches)",
+  }),
   scope: scopeModeSchema.default('hosts').register(settingInfo, { help: 'stay on the seed hosts, their registrable domains, or go anywhere' }),
   probeSoft404: z
     .boolean()
@@ -380,6 +392,7 @@ export const NEW_CRAWL_SETTINGS = [
   'scope',
   'strategy',
   'concurrency',
+  'spend',
   'maxDepth',
   'hotPredicate',
   'hotThreshold',

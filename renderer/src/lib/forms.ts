@@ -4,7 +4,7 @@
  * checks too: checked here first so the user hears about a typo before the service does.
  */
 import type { ExportFilter, NewCollectionInput } from '../../../crawler/protocol/api.ts';
-import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type RenderMode, type ScopeMode } from '../../../crawler/protocol/settings.ts';
+import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
 import { parseSeedLines } from './seeds.ts';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -47,6 +47,7 @@ export interface NewCrawlFields {
   hotThreshold: string;
   allowPrivate: boolean;
   render: RenderMode;
+  spend: SpendMode;
 }
 
 export type NewCrawlField = keyof NewCrawlFields;
@@ -68,6 +69,7 @@ export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   hotThreshold: numberText(DEFAULT_SETTINGS.hotThreshold),
   allowPrivate: DEFAULT_SETTINGS.allowPrivate,
   render: DEFAULT_SETTINGS.render,
+  spend: DEFAULT_SETTINGS.spend,
 };
 
 /** The form's number fields: their names in words, and the settings schema's limits. */
@@ -125,6 +127,7 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     hotThreshold: numbers.hotThreshold ?? null,
     allowPrivate: fields.allowPrivate,
     render: fields.render,
+    spend: fields.spend,
     start: true,
   };
   if (name !== '') input.name = name;

@@ -1,5 +1,5 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { RENDER_MODES, SCOPES, type RenderMode, type ScopeMode } from '../../../crawler/protocol/settings.ts';
+import { RENDER_MODES, SCOPES, SPEND_MODES, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
@@ -10,6 +10,11 @@ const SCOPE_LABELS: Record<ScopeMode, string> = {
   hosts: 'Seed hosts only',
   domains: 'Seed domains and their subdomains',
   any: 'Any site',
+};
+
+const SPEND_LABELS: Record<SpendMode, string> = {
+  pages: 'Pages: only the best links, waiting for polite sites',
+  time: 'Time: any link the budget reaches, on every idle site',
 };
 
 const RENDER_LABELS: Record<RenderMode, string> = {
@@ -144,6 +149,17 @@ export function NewCrawlScreen() {
               </Field>
               <Field id="new-maxDepth" label="Maximum depth" error={errors.maxDepth} hint="How many links away from a seed a page may be.">
                 {(props) => <input {...props} type="number" {...numberLimits('maxDepth')} value={fields.maxDepth} onChange={(e) => set('maxDepth', e.target.value)} />}
+              </Field>
+              <Field id="new-spend" label="Spend the budget on" hint="With several sites, each waits between requests. Pages: a site is asked only for one of the crawl's best links, so the budget goes where the topic is, even if the crawl waits for a polite site. Time: an idle site is asked for any link the budget would still reach.">
+                {(props) => (
+                  <select {...props} value={fields.spend} onChange={(e) => set('spend', e.target.value as SpendMode)}>
+                    {SPEND_MODES.map((mode) => (
+                      <option key={mode} value={mode}>
+                        {SPEND_LABELS[mode]}
+                      </option>
+                    ))}
+                  </select>
+                )}
               </Field>
             </div>
             <Field

@@ -2,7 +2,7 @@ import { memo, useState } from 'react';
 import type { HostActivity } from '../../../../crawler/protocol/api.ts';
 import type { RenderMode } from '../../../../crawler/protocol/settings.ts';
 import { ErrorNote } from '../../components/Notes.tsx';
-import { formatCount, formatWait } from '../../lib/format.ts';
+import { formatCount, formatPercent, formatScore, formatWait } from '../../lib/format.ts';
 import { useClient } from '../../state/contexts.ts';
 
 /** The crawl's own mode is the first choice: a host set to nothing follows it. */
@@ -15,12 +15,6 @@ const RENDER_CHOICES: { value: '' | RenderMode; label: string }[] = [
 
 const SHOWN = 25;
 
-function byActivity(a: HostActivity, b: HostActivity): number {
-  if (a.inFlight !== b.inFlight) return a.inFlight ? -1 : 1;
-  const aNext = a.nextAllowedAt === null ? 0 : Date.parse(a.nextAllowedAt);
-  const bNext = b.nextAllowedAt === null ? 0 : Date.parse(b.nextAllowedAt);
-  return aNext - bNext || b.queued - a.queued;
-}
 
 /** How one host's pages are rendered: set here, stored with the collection, and applied to the running crawl at once. */
 function HostRenderChoice({ collection, host, onError }: { collection: string; host: HostActivity; onError: (error: unknown) => void }) {
@@ -51,7 +45,8 @@ function HostRenderChoice({ collection, host, onError }: { collection: string; h
 export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { collection: string; hosts: HostActivity[] }) {
   const now = Date.now();
   const [error, setError] = useState<unknown>(undefined);
-  const shown = hosts.slice().sort(byActivity).slice(0, SHOWN);
+  // The service sends the hosts holding the best URLs first: the crawl's next turns go to them.
+  const shown = hosts.slice(0, SHOWN);
   return (
     <section className="panel" aria-labelledby="hosts-title">
       <h2 id="hosts-title">Active hosts</h2>
@@ -66,8 +61,14 @@ export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { coll
                 <th scope="col" className="num">
                   Queued
                 </th>
+                <th scope="col" className="num" title="The priority of the host's best waiting URL, as the frontier panel explains it">
+                  Best waiting
+                </th>
                 <th scope="col" className="num">
                   Fetched
+                </th>
+                <th scope="col" className="num" title="The host's share of every page fetched">
+                  Share
                 </th>
                 <th scope="col">Next request</th>
                 <th scope="col">Render</th>
@@ -80,7 +81,9 @@ export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { coll
                     {host.origin.replace(/^https?:\/\//, '')}
                   </td>
                   <td className="num">{formatCount(host.queued)}</td>
+                  <td className="num">{formatScore(host.bestPriority)}</td>
                   <td className="num">{formatCount(host.pagesFetched)}</td>
+                  <td className="num">{formatPercent(host.fetchShare, 0)}</td>
                   <td>{host.inFlight ? <span className="badge state-running">fetching</span> : formatWait(host.nextAllowedAt, now)}</td>
                   <td>
                     <HostRenderChoice collection={collection} host={host} onError={setError} />

@@ -69,7 +69,7 @@ function setUp(options: { settings?: Partial<FrontierSettings>; blocked?: Record
   };
   /** Asks for the next host at the test's clock, takes its URL, and ends the turn with a quick response. */
   const turn = (): number | undefined => {
-    const next = frontier.next(clock);
+    const next = frontier.next(clock, Number.POSITIVE_INFINITY);
     if (next.kind !== 'host') return undefined;
     const task = frontier.take(next.host);
     frontier.release(next.host, 0);
@@ -90,7 +90,7 @@ describe('CrawlFrontier: enqueue and take', () => {
     t.add(1, 1, 0.2);
     t.add(2, 1, 0.9);
     t.add(3, 2, 0.5);
-    const first = t.frontier.next(t.now);
+    const first = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.equal(first.kind === 'host' && first.host.id, 1, 'host 1 holds the best URL');
     assert.equal(first.kind === 'host' && first.host.inflight, true, 'a host handed out is in flight');
     assert.equal(first.kind === 'host' && first.host.label, 'h1.example', 'the crawler\'s own host comes back');
@@ -98,7 +98,7 @@ describe('CrawlFrontier: enqueue and take', () => {
     assert.deepEqual(task, { id: 2, url: 'https://h1.example/2' });
     assert.equal(t.states.get(2), 'inflight');
     assert.equal(t.states.get(1), 'queued');
-    const second = t.frontier.next(t.now);
+    const second = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.equal(second.kind === 'host' && second.host.id, 2, 'host 1 is in flight, so host 2 goes');
   });
 
@@ -118,7 +118,7 @@ describe('CrawlFrontier: enqueue and take', () => {
 
   it('says idle when nothing is queued, and keeps a scheduled host known', () => {
     const t = setUp();
-    assert.deepEqual(t.frontier.next(t.now), { kind: 'idle' });
+    assert.deepEqual(t.frontier.next(t.now, Number.POSITIVE_INFINITY), { kind: 'idle' });
     assert.equal(t.frontier.hasScheduledHosts, false);
     t.add(1, 1, 1);
     assert.equal(t.frontier.hasScheduledHosts, true);
@@ -130,7 +130,7 @@ describe('CrawlFrontier: enqueue and take', () => {
     const t = setUp();
     t.add(1, 1, 0.9);
     t.add(2, 2, 0.5);
-    const first = t.frontier.next(t.now);
+    const first = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(first.kind === 'host' && first.host.id === 1);
     assert.equal(t.frontier.hasScheduledHosts, true, 'host 2 is ready and waits for a free slot');
   });
@@ -163,7 +163,7 @@ describe('CrawlFrontier: re-prioritising', () => {
       t.changed.push(id);
       t.frontier.reprioritise();
     }
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.equal(next.kind, 'host');
     if (next.kind !== 'host') return;
     assert.ok(next.host.queue.size <= 64, `${next.host.queue.size} heap entries for 20 queued URLs after 20,000 changes`);
@@ -181,7 +181,7 @@ describe('CrawlFrontier: re-prioritising', () => {
     t.priorities.set(2, 0.8);
     t.changed.push(2);
     t.frontier.reprioritise();
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.equal(next.kind === 'host' && next.host.id, 2);
   });
 
@@ -229,7 +229,7 @@ describe('CrawlFrontier: robots.txt and the host budget', () => {
     t.add(1, 1, 0.9);
     t.add(2, 1, 0.5);
     t.add(3, 1, 0.1);
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(next.kind === 'host');
     t.frontier.pageFetched(next.host);
     assert.equal(t.frontier.take(next.host), undefined);
@@ -242,7 +242,7 @@ describe('CrawlFrontier: robots.txt and the host budget', () => {
   it('has no host budget when the setting is 0', () => {
     const t = setUp({ settings: { maxPagesPerHost: 0, delayMs: 0, delayFactor: 0 } });
     t.add(1, 1, 0.9);
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(next.kind === 'host');
     for (let i = 0; i < 1000; i++) t.frontier.pageFetched(next.host);
     assert.equal(t.frontier.take(next.host)?.id, 1);
@@ -257,7 +257,7 @@ describe('CrawlFrontier: closing a host', () => {
     t.add(3, 2, 0.7);
     t.changed.push(2);
     t.frontier.reprioritise();
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(next.kind === 'host' && next.host.id === 1);
     const before = t.transactions;
     t.frontier.close(next.host, 'failed', 'ssrf:blocked');
@@ -269,7 +269,7 @@ describe('CrawlFrontier: closing a host', () => {
     t.frontier.release(next.host, 0);
     t.advance(60_000);
     assert.equal(t.turn(), 3);
-    assert.deepEqual(t.frontier.next(t.now), { kind: 'idle' }, 'a closed host is not scheduled again');
+    assert.deepEqual(t.frontier.next(t.now, Number.POSITIVE_INFINITY), { kind: 'idle' }, 'a closed host is not scheduled again');
   });
 });
 
@@ -282,21 +282,21 @@ describe('CrawlFrontier: politeness', () => {
       [2, 100, 0, 5000],
     ];
     for (const [hostId, responseMs, backoffMs, waitMs] of cases) {
-      const next = t.frontier.next(t.now);
+      const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
       assert.ok(next.kind === 'host' && next.host.id === hostId);
       t.frontier.take(next.host);
       t.frontier.release(next.host, responseMs, backoffMs);
       assert.equal(next.host.inflight, false);
       assert.equal(next.host.nextAllowedAt, t.now + waitMs);
     }
-    assert.deepEqual(t.frontier.next(t.now), { kind: 'wait', until: t.now + 1000 });
+    assert.deepEqual(t.frontier.next(t.now, Number.POSITIVE_INFINITY), { kind: 'wait', until: t.now + 1000 });
     t.advance(1000);
-    const slow = t.frontier.next(t.now);
+    const slow = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(slow.kind === 'host' && slow.host.id === 1);
     t.frontier.take(slow.host);
     t.frontier.release(slow.host, 800, 0);
     assert.equal(slow.host.nextAllowedAt, t.now + 1600, 'k × a slow response');
-    const backedOff = t.frontier.next(t.now + 4000);
+    const backedOff = t.frontier.next(t.now + 4000, Number.POSITIVE_INFINITY);
     assert.ok(backedOff.kind === 'host' && backedOff.host.id === 2);
     t.frontier.take(backedOff.host);
     t.frontier.release(backedOff.host, 0, 20_000);
@@ -306,7 +306,7 @@ describe('CrawlFrontier: politeness', () => {
   it('gives a reclaimed URL back on the host\'s queue, scheduled again once the host is released', () => {
     const t = setUp();
     t.add(1, 1, 0.9);
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(next.kind === 'host');
     const task = t.frontier.take(next.host);
     assert.equal(task?.id, 1);
@@ -315,7 +315,7 @@ describe('CrawlFrontier: politeness', () => {
     assert.equal(t.frontier.hasScheduledHosts, false, 'a host in flight is not scheduled');
     assert.deepEqual(t.frontier.top(5).map((e) => e.urlId), [1]);
     t.frontier.release(next.host, 0, 2000);
-    assert.deepEqual(t.frontier.next(t.now), { kind: 'wait', until: t.now + 2000 });
+    assert.deepEqual(t.frontier.next(t.now, Number.POSITIVE_INFINITY), { kind: 'wait', until: t.now + 2000 });
     t.advance(2000);
     assert.equal(t.turn(), 1);
   });
@@ -338,7 +338,7 @@ describe('CrawlFrontier: what the dashboard reads', () => {
     assert.deepEqual(t.frontier.top(10).map((e) => e.urlId), [1, 2, 4], 'a taken URL leaves the top');
   });
 
-  it('lists hosts with queued URLs or a request in flight, busiest first, with their next allowed time', () => {
+  it('lists hosts with queued URLs or a request in flight, the best waiting URL first, with their share and next allowed time', () => {
     const t = setUp();
     t.add(1, 4, 0.1);
     t.add(2, 2, 0.2);
@@ -346,24 +346,24 @@ describe('CrawlFrontier: what the dashboard reads', () => {
     t.add(5, 1, 0.05);
     t.add(4, 3, 0.9);
     t.frontier.restoreHost(9, 'https://idle.example', 7);
-    const busy = t.frontier.next(t.now);
+    const busy = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(busy.kind === 'host' && busy.host.id === 3);
     t.frontier.take(busy.host);
     t.frontier.pageFetched(busy.host);
     assert.deepEqual(t.frontier.activity(10), [
-      { origin: 'https://h2.example', queued: 2, pagesFetched: 0, nextAllowedAt: null, inFlight: false },
-      { origin: 'https://h1.example', queued: 1, pagesFetched: 0, nextAllowedAt: null, inFlight: false },
-      { origin: 'https://h4.example', queued: 1, pagesFetched: 0, nextAllowedAt: null, inFlight: false },
-      { origin: 'https://h3.example', queued: 0, pagesFetched: 1, nextAllowedAt: null, inFlight: true },
-    ], 'ties go by origin; an idle host is left out');
-    assert.deepEqual(t.frontier.activity(2).map((h) => h.origin), ['https://h2.example', 'https://h1.example'], 'at most `limit` hosts');
+      { origin: 'https://h2.example', queued: 2, bestPriority: 0.3, pagesFetched: 0, fetchShare: 0, nextAllowedAt: null, inFlight: false },
+      { origin: 'https://h4.example', queued: 1, bestPriority: 0.1, pagesFetched: 0, fetchShare: 0, nextAllowedAt: null, inFlight: false },
+      { origin: 'https://h1.example', queued: 1, bestPriority: 0.05, pagesFetched: 0, fetchShare: 0, nextAllowedAt: null, inFlight: false },
+      { origin: 'https://h3.example', queued: 0, bestPriority: null, pagesFetched: 1, fetchShare: 1 / 8, nextAllowedAt: null, inFlight: true },
+    ], 'an idle host is left out, but its pages count in the shares');
+    assert.deepEqual(t.frontier.activity(2).map((h) => h.origin), ['https://h2.example', 'https://h4.example'], 'at most `limit` hosts');
     t.frontier.release(busy.host, 0);
-    assert.deepEqual(t.frontier.activity(10).map((h) => h.origin), ['https://h2.example', 'https://h1.example', 'https://h4.example'], 'a released empty host drops out');
-    const next = t.frontier.next(t.now);
+    assert.deepEqual(t.frontier.activity(10).map((h) => h.origin), ['https://h2.example', 'https://h4.example', 'https://h1.example'], 'a released empty host drops out');
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(next.kind === 'host' && next.host.id === 2);
     t.frontier.take(next.host);
     t.frontier.release(next.host, 0);
-    assert.deepEqual(t.frontier.activity(10)[1], { origin: 'https://h2.example', queued: 1, pagesFetched: 0, nextAllowedAt: new Date(t.now + 1000).toISOString(), inFlight: false });
+    assert.deepEqual(t.frontier.activity(10)[0], { origin: 'https://h2.example', queued: 1, bestPriority: 0.2, pagesFetched: 0, fetchShare: 0, nextAllowedAt: new Date(t.now + 1000).toISOString(), inFlight: false });
     assert.equal(t.frontier.hostCount, 5);
   });
 });
@@ -374,7 +374,7 @@ describe('CrawlFrontier: lent turns once no page may be fetched', () => {
     t.add(1, 1, 0.9);
     t.add(2, 2, 0.5);
     assert.deepEqual(t.frontier.nextLentTurn(t.now), { kind: 'idle' }, 'no turn asked: nothing to hand out');
-    const first = t.frontier.next(t.now);
+    const first = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(first.kind === 'host' && first.host.id === 1);
     t.frontier.release(first.host, 0);
     const granted = t.frontier.requestTurn(first.host, new AbortController().signal);
@@ -383,11 +383,119 @@ describe('CrawlFrontier: lent turns once no page may be fetched', () => {
     const lent = t.frontier.nextLentTurn(t.now);
     assert.ok(lent.kind === 'host' && lent.host.id === 1 && lent.host.inflight, 'host 1, in flight');
     assert.deepEqual(t.frontier.nextLentTurn(t.now), { kind: 'idle' }, 'a host in flight is not handed out twice');
-    const next = t.frontier.next(t.now);
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
     assert.ok(next.kind === 'host' && next.host.id === 2, 'next() passes over host 1, which is in flight');
     const ended = lent.kind === 'host' ? t.frontier.lendTurn(lent.host) : undefined;
     const end = await granted;
     end(5);
     assert.equal(await ended, 5);
+  });
+});
+
+describe('CrawlFrontier: host turns follow the priorities across hosts', () => {
+  it('holds a ready host whose best URL is outside the window while a better host waits for its delay', () => {
+    const t = setUp();
+    for (let i = 1; i <= 5; i++) t.add(i, 1, 0.9);
+    t.add(10, 2, 0.1);
+    const first = t.frontier.next(t.now, 3);
+    assert.equal(first.kind === 'host' && first.host.id, 1, 'the host with the best URLs goes first');
+    if (first.kind !== 'host') return;
+    t.frontier.take(first.host);
+    t.frontier.release(first.host, 0);
+    assert.deepEqual(t.frontier.next(t.now, 3), { kind: 'wait', until: t.now + 1000 }, 'host 2\'s URL ranks below four better ones: it waits for host 1');
+    assert.equal(t.frontier.rankedAbove(0.1), 4);
+    const wide = t.frontier.next(t.now, 5);
+    assert.equal(wide.kind === 'host' && wide.host.id, 2, 'within a window of five, host 2 may be asked');
+  });
+
+  it('gives an idle host its turn once the better URLs are fetched', () => {
+    const t = setUp();
+    t.add(1, 1, 0.9);
+    t.add(2, 1, 0.8);
+    t.add(10, 2, 0.1);
+    const order: number[] = [];
+    for (let step = 0; step < 10 && order.length < 3; step++) {
+      const next = t.frontier.next(t.now, 1);
+      if (next.kind === 'wait') {
+        t.advance(next.until - t.now);
+        continue;
+      }
+      if (next.kind !== 'host') break;
+      order.push(t.frontier.take(next.host)?.id as number);
+      t.frontier.release(next.host, 0);
+    }
+    assert.deepEqual(order, [1, 2, 10], 'a window of one is the best-first order over all hosts');
+  });
+
+  it('never holds when nothing would end the wait: no host in flight, none waiting', () => {
+    const t = setUp();
+    for (let i = 1; i <= 5; i++) t.add(i, 1, 0.9);
+    t.add(10, 2, 0.1);
+    const first = t.frontier.next(t.now, 1);
+    assert.equal(first.kind === 'host' && first.host.id, 1);
+    if (first.kind !== 'host') return;
+    t.frontier.park(first.host);
+    const next = t.frontier.next(t.now, 1);
+    assert.equal(next.kind === 'host' && next.host.id, 2, 'host 1 is parked, so host 2 is asked rather than the crawl waiting for ever');
+  });
+
+  it('a parked host\'s URLs hold no one back: it cannot be asked until its side work is done', () => {
+    const t = setUp();
+    for (let i = 1; i <= 5; i++) t.add(i, 1, 0.9);
+    t.add(20, 2, 0.1);
+    t.add(21, 2, 0.1);
+    t.add(30, 3, 0.05);
+    const first = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
+    assert.equal(first.kind === 'host' && first.host.id, 1);
+    if (first.kind !== 'host') return;
+    t.frontier.park(first.host);
+    const second = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
+    assert.equal(second.kind === 'host' && second.host.id, 2);
+    if (second.kind !== 'host') return;
+    t.frontier.take(second.host);
+    t.frontier.release(second.host, 0);
+    assert.equal(t.frontier.rankedAbove(0.05), 6, 'five URLs of the parked host and one of the waiting host rank above host 3\'s');
+    const next = t.frontier.next(t.now, 2);
+    assert.equal(next.kind === 'host' && next.host.id, 3, 'only the waiting host\'s URL counts against a window of two');
+  });
+
+  it('holds while the host with the best URLs is in flight, and lets a render\'s turn through', async () => {
+    const t = setUp();
+    for (let i = 1; i <= 3; i++) t.add(i, 1, 0.9);
+    t.add(10, 2, 0.1);
+    const first = t.frontier.next(t.now, 1);
+    assert.equal(first.kind === 'host' && first.host.id, 1);
+    assert.deepEqual(t.frontier.next(t.now, 1), { kind: 'wait', until: Number.POSITIVE_INFINITY }, 'the in-flight host\'s release wakes the crawl');
+    const host2 = t.frontier.host(2, 'https://h2.example');
+    const turn = t.frontier.requestTurn(host2, new AbortController().signal);
+    const lent = t.frontier.next(t.now, 1);
+    assert.equal(lent.kind === 'host' && lent.host.id, 2, 'a turn a render waits for is not held');
+    if (lent.kind === 'host') t.frontier.lendTurn(lent.host);
+    assert.equal(typeof (await turn), 'function');
+  });
+
+  it('sees a held host\'s better URLs that arrived while it sat ready', () => {
+    const t = setUp();
+    for (let i = 1; i <= 3; i++) t.add(i, 1, 0.9);
+    t.add(10, 2, 0.1);
+    const first = t.frontier.next(t.now, 1);
+    assert.equal(first.kind === 'host' && first.host.id, 1);
+    assert.equal(t.frontier.next(t.now, 1).kind, 'wait', 'host 2 is held');
+    t.add(11, 2, 0.95);
+    const next = t.frontier.next(t.now, 1);
+    assert.equal(next.kind === 'host' && next.host.id, 2, 'host 2 now holds the best URL');
+    if (next.kind === 'host') assert.equal(t.frontier.take(next.host)?.id, 11);
+  });
+
+  it('counts a re-prioritised URL once, at its new priority', () => {
+    const t = setUp();
+    t.add(1, 1, 0.9);
+    t.add(2, 2, 0.5);
+    assert.equal(t.frontier.rankedAbove(0.5), 1);
+    t.priorities.set(1, 0.2);
+    t.changed.push(1);
+    t.frontier.reprioritise();
+    assert.equal(t.frontier.rankedAbove(0.5), 0, 'the old priority is no longer counted');
+    assert.equal(t.frontier.rankedAbove(0.1), 2);
   });
 });

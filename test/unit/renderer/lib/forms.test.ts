@@ -16,6 +16,7 @@ describe('newCrawlInput', () => {
       hotThreshold: '0.25',
       allowPrivate: true,
       render: 'always',
+      spend: 'time',
     });
     assert.deepEqual(parsed, {
       ok: true,
@@ -32,6 +33,7 @@ describe('newCrawlInput', () => {
         hotThreshold: 0.25,
         allowPrivate: true,
         render: 'always',
+        spend: 'time',
         start: true,
       },
     });
