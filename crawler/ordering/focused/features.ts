@@ -34,11 +34,13 @@ export const FEATURES = [
   { name: 'parent-mean', prior: 1.5, note: 'the mean graded verdict of its fetched parents' },
   { name: 'siblings', prior: 1, note: 'yield of its parents\' other fetched children' },
   { name: 'folder', prior: 1, note: 'yield of fetched pages in its folder' },
+  { name: 'site', prior: 4, note: 'yield of fetched pages of its site: where the topic lives, when several sites are crawled' },
   { name: 'copies', prior: 4, note: 'yield of fetched pages that share its path but for one part (language or version copies)' },
   { name: 'hub', prior: 3, note: 'its name or anchor says it lists pages (index, contents, site map): fetched early for the anchors it shows' },
   { name: 'in-links', prior: 0.25, note: 'ln(1 + fetched pages that link to it)' },
   { name: 'download', prior: -4, note: 'its extension says it is not a web page' },
   { name: 'resource', prior: 10, note: 'a site resource that lists pages (sitemap, search index)' },
+  { name: 'seed', prior: 10, note: 'a seed the user gave: every seeded site is entered before any is explored' },
 ] as const satisfies readonly FeatureSpec[];
 
 export const FEATURE_COUNT = FEATURES.length;
@@ -64,11 +66,13 @@ export const F = {
   parentMean: indexOf('parent-mean'),
   siblings: indexOf('siblings'),
   folder: indexOf('folder'),
+  site: indexOf('site'),
   copies: indexOf('copies'),
   hub: indexOf('hub'),
   inLinks: indexOf('in-links'),
   download: indexOf('download'),
   resource: indexOf('resource'),
+  seed: indexOf('seed'),
 } as const;
 
 export const PRIOR_WEIGHTS: readonly number[] = FEATURES.map((f) => f.prior);

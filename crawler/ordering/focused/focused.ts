@@ -13,7 +13,8 @@ import { LinkGraph } from './link-graph.ts';
 import { OnlineLogistic, SPARSE_SIZE, sparseSum } from './online-model.ts';
 import { QueryMatcher } from './query-matcher.ts';
 import { TemplateStats } from './template-stats.ts';
-import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, UrlEvidence, urlWordTokens } from './url-evidence.ts';
+import { SiteYields } from './site-yields.ts';
+import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
 
 /*
  * The focused strategy: one link model learned online (online-model.ts) over the evidence
@@ -80,6 +81,7 @@ class FocusedStrategy implements OrderingStrategy {
   readonly #distance = new HotDistance();
   readonly #distanceGraph: DistanceGraph;
   readonly #templates = new TemplateStats();
+  readonly #sites = new SiteYields();
   readonly #changes = new ChangeSet();
   readonly #x = new Float64Array(FEATURE_COUNT);
   #dirty: number[] = [];
@@ -117,6 +119,11 @@ class FocusedStrategy implements OrderingStrategy {
     if (isNew) this.#add(id, link.url, link.kind !== undefined && link.kind !== 'page');
     if (urls.has(id, FETCHED)) return;
     let changed = false;
+    // Seeds first: with several sites seeded, one site's search index must not bury another site's entry page.
+    if (link.srcId === null && link.depth === 0 && !urls.has(id, SEED)) {
+      urls.set(id, SEED);
+      changed = true;
+    }
     if (!urls.has(id, HUB) && hubAnchor(link.anchor)) {
       urls.set(id, HUB);
       changed = true;
@@ -168,6 +175,7 @@ class FocusedStrategy implements OrderingStrategy {
     if (childDistance < FAR) for (let k = 0; k < n; k++) this.#distance.offer(this.#children[k] as number, childDistance, this.#distanceGraph);
     this.#updateSiblings(id, grade);
     this.#templates.record(id, grade);
+    this.#sites.record(id, grade);
     this.#templates.forEachMoved(id, this.#frozen.meanGrade, (url) => this.#touch(url));
 
     this.#maybeStartEpoch();
@@ -231,6 +239,7 @@ class FocusedStrategy implements OrderingStrategy {
       this.#graph.ensure(urls.capacity);
       this.#distance.ensure(urls.capacity);
       this.#templates.ensure(urls.capacity);
+      this.#sites.ensure(urls.capacity);
     }
     let flags = KNOWN;
     if (resource) flags |= RESOURCE;
@@ -239,6 +248,7 @@ class FocusedStrategy implements OrderingStrategy {
       urls.raiseExpansion(id, this.#matcher.matchExpansion(url));
       urls.setTokens(id, urlWordTokens(url));
       this.#templates.add(id, url);
+      this.#sites.add(id, url);
       if (looksLikeDownload(url)) flags |= DOWNLOAD;
       if (hubUrl(url)) flags |= HUB;
     }
@@ -311,6 +321,7 @@ class FocusedStrategy implements OrderingStrategy {
       this.#touch(child);
     }
     this.#templates.regrade(page, delta);
+    this.#sites.regrade(page, delta);
     this.#templates.forEachMoved(page, this.#frozen.meanGrade, (url) => this.#touch(url));
   }
 
@@ -355,6 +366,7 @@ class FocusedStrategy implements OrderingStrategy {
       sparse: Float32Array.from(this.#model.sparseWeights),
       meanGrade: this.#meanGrade(),
     };
+    this.#sites.freeze(this.#frozen.epoch, this.#frozen.meanGrade);
     this.#matcher.refresh();
     this.#expansion.refresh();
     this.#matcher.setExpansion(this.#expansion.terms);
@@ -432,11 +444,13 @@ class FocusedStrategy implements OrderingStrategy {
     x[F.parentMean] = parents === 0 ? 0 : (urls.parentGradeSum[id] as number) / parents;
     x[F.siblings] = smoothedYield(urls.siblings[id] as number, urls.siblingGradeSum[id] as number, mean);
     x[F.folder] = this.#templates.folderYield(id, mean);
+    x[F.site] = this.#sites.yieldOf(id, model.epoch);
     x[F.copies] = this.#templates.copyYield(id, mean);
     x[F.hub] = urls.has(id, HUB) ? 1 : 0;
     x[F.inLinks] = Math.log1p(parents);
     x[F.download] = urls.has(id, DOWNLOAD) ? 1 : 0;
     x[F.resource] = urls.has(id, RESOURCE) ? 1 : 0;
+    x[F.seed] = urls.has(id, SEED) ? 1 : 0;
     return x;
   }
 }

@@ -20,6 +20,8 @@ export const ODD_EPOCH = 64;
 export const KNOWN = 128;
 /** Waiting to be re-scored at the end of the current event. */
 export const DIRTY = 256;
+/** A seed the user gave. */
+export const SEED = 512;
 
 const MAX_URL_WORDS = 8;
 

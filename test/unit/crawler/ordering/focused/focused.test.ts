@@ -126,6 +126,17 @@ describe('focused strategy: evidence before any learning', () => {
     assert.ok(c.contribution(u('/x.html'), 'index-body') > 0);
   });
 
+  it('enters every seeded site before any site\'s search index or best link', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    c.seed('http://other.test/');
+    c.fetch(u('/'), { links: [{ url: u('/searchindex.js'), kind: 'search-index' }, { url: u('/sockets.html'), anchor: 'socket servers' }] });
+    assert.ok(c.priority('http://other.test/') > c.priority(u('/searchindex.js')), 'the other seed goes before the first site\'s search index');
+    assert.ok(c.priority('http://other.test/') > c.priority(u('/sockets.html')));
+    assert.ok(c.contribution('http://other.test/', 'seed') > 0);
+    assert.equal(c.contribution(u('/sockets.html'), 'seed'), 0, 'a linked page is no seed');
+  });
+
   it('fetches a hub before an unremarkable page', () => {
     const c = new Crawl();
     c.seed(u('/'));
@@ -144,6 +155,25 @@ describe('focused strategy: what fetched pages teach', () => {
     c.fetch(u('/cold.html'), { links: [u('/from-cold.html')] });
     assert.ok(c.priority(u('/from-hot.html')) > c.priority(u('/from-cold.html')));
     assert.ok(c.contribution(u('/from-hot.html'), 'hot-parent') > 0);
+  });
+
+  it('a site whose pages are hot rises over a site whose pages are cold, and what it learns stays with that site', () => {
+    const c = new Crawl();
+    const hot = (path: string): string => `http://hot.test${path}`;
+    const cold = (path: string): string => `http://cold.test${path}`;
+    c.seed(hot('/'));
+    c.seed(cold('/'));
+    const pages = Array.from({ length: 12 }, (_, i) => i + 1);
+    c.fetch(hot('/'), { links: pages.map((i) => hot(`/a${i}.html`)) });
+    c.fetch(cold('/'), { links: pages.map((i) => cold(`/a${i}.html`)) });
+    // Site yields are frozen per epoch of the model (the first after 8 pages) and reach every URL within half an epoch.
+    for (const i of pages.slice(0, 6)) {
+      c.fetch(hot(`/a${i}.html`), { hot: true });
+      c.fetch(cold(`/a${i}.html`), { hot: false });
+    }
+    assert.ok(c.value(hot('/a12.html'), 'site') > 0, 'the hot site yields above the crawl\'s mean');
+    assert.ok(c.value(cold('/a12.html'), 'site') < 0, 'the cold site below it');
+    assert.ok(c.priority(hot('/a12.html')) > c.priority(cold('/a12.html')));
   });
 
   it('a language copy of a hot page rises over other pages of its language', () => {
