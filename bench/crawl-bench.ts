@@ -5,6 +5,7 @@
  * order to spread machine noise, and the report shows medians.
  *
  *   npm run bench -- [--sites python,git] [--runs 3] [--peer-max-seconds 300] [--json]
+ *   npm run bench -- --smoke   (git-doc, one run pair, a budget of 40 pages; see support/smoke.ts)
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { ForagerError, UsageError } from '../crawler/errors.ts';
 import { runJsonChild, shebangNodeFlags } from './support/child-run.ts';
 import { NGINX_BINARY, startSites, type ServedSite } from './support/nginx-sites.ts';
+import { reportSmoke } from './support/smoke.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const PEER_SCRIPT = join(REPO_ROOT, 'bench', 'peers', 'crawlee-crawl.ts');
@@ -26,6 +28,9 @@ const TARGET_PAGES_PER_SECOND = 100;
 const TARGET_RATIO = 10;
 const TARGET_PEAK_RSS_MB = 300;
 const PAGES_PER_SECOND_TARGET_SITE = 'python';
+/** A smoke run's page budget and its cap on the peer: enough for both tools to crawl for real. */
+const SMOKE_BUDGET = 40;
+const SMOKE_PEER_MAX_SECONDS = 20;
 
 interface SiteDefinition {
   key: string;
@@ -46,6 +51,9 @@ interface BenchOptions {
   foragerBin: string;
   /** Forager's ordering strategy: bfs by default, to measure the crawl core; `--strategy focused` measures the product default. */
   strategy: string;
+  /** A fixed page budget (smoke runs); undefined: every HTML page of the site. */
+  budget: number | undefined;
+  smoke: boolean;
 }
 
 /** One participant's numbers for one run, normalised to the same units. */
@@ -92,6 +100,7 @@ function readOptions(argv: string[]): BenchOptions {
       json: { type: 'boolean', default: false },
       forager: { type: 'string', default: join(REPO_ROOT, 'bin', 'forager.js') },
       strategy: { type: 'string', default: 'bfs' },
+      smoke: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -108,7 +117,10 @@ function readOptions(argv: string[]): BenchOptions {
   if (!Number.isInteger(cap) || cap < 0) {
     throw new UsageError('--peer-max-seconds must be 0 (no cap) or a positive integer', { value: values['peer-max-seconds'] });
   }
-  return { sites, runs, peerMaxSeconds: cap === 0 ? undefined : cap, json: values.json, foragerBin: resolve(values.forager), strategy: values.strategy };
+  const options = { sites, runs, peerMaxSeconds: cap === 0 ? undefined : cap, json: values.json, foragerBin: resolve(values.forager), strategy: values.strategy, budget: undefined, smoke: values.smoke };
+  if (!values.smoke) return options;
+  const git = SITES.find((site) => site.key === 'git') as SiteDefinition;
+  return { ...options, sites: [git], runs: 1, peerMaxSeconds: SMOKE_PEER_MAX_SECONDS, budget: SMOKE_BUDGET };
 }
 
 /** Missing system packages are the likeliest failure, so say exactly what to install. */
@@ -239,7 +251,7 @@ function describeRun(tool: string, run: RunMetrics): string {
 }
 
 async function benchSite(definition: SiteDefinition, site: ServedSite, options: BenchOptions, dbDir: string): Promise<SiteSummary> {
-  const budget = countHtmlFiles(definition.root);
+  const budget = options.budget ?? countHtmlFiles(definition.root);
   progress(`\n${definition.name}: ${budget} pages from ${site.seed}`);
   const forager: RunMetrics[] = [];
   const crawlee: RunMetrics[] = [];
@@ -369,6 +381,26 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(table);
   }
+  if (options.smoke) reportSmokeRun(summaries[0] as SiteSummary);
+}
+
+/** Both tools must have crawled pages: a peer that fetched nothing did not really run. */
+function reportSmokeRun(summary: SiteSummary): void {
+  for (const [tool, side] of [['forager', summary.forager], ['crawlee', summary.crawlee]] as const) {
+    if (side.pages === 0) throw new ForagerError('BENCH_CHILD', `${tool} fetched no page of ${summary.name}`, { seed: summary.seed, runs: side.runs });
+  }
+  reportSmoke({
+    benchmark: 'bench',
+    peer: 'Crawlee CheerioCrawler',
+    figures: {
+      foragerPages: summary.forager.pages,
+      foragerPagesPerSecond: summary.forager.pagesPerSecond,
+      foragerPeakRssMB: summary.forager.peakRssMB,
+      crawleePages: summary.crawlee.pages,
+      crawleePagesPerSecond: summary.crawlee.pagesPerSecond,
+      ratio: summary.ratio,
+    },
+  });
 }
 
 try {

@@ -13,6 +13,7 @@
  *
  *   node bench/export-bench.ts [--pages 100000] [--runs 3] [--formats warc,wacz] [--json]
  *   node bench/export-bench.ts --child warc|wacz|verify --db FILE --out FILE   (one measured run)
+ *   node bench/export-bench.ts --smoke   (300 pages, one run per format; see support/smoke.ts)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +23,10 @@ import { exportWacz } from '../crawler/export/wacz/export.ts';
 import { verifyWacz } from '../crawler/export/wacz/verify.ts';
 import { exportWarc } from '../crawler/export/warc/export.ts';
 import { openCollection } from '../crawler/store/database.ts';
+import { ForagerError } from '../crawler/errors.ts';
 import { runJsonChild, shebangNodeFlags } from './support/child-run.ts';
 import { peakRssMB } from './support/peak-rss.ts';
+import { reportSmoke } from './support/smoke.ts';
 import { buildSyntheticCollection } from './support/synthetic-collection.ts';
 
 const { values } = parseArgs({
@@ -35,8 +38,10 @@ const { values } = parseArgs({
     child: { type: 'string' },
     db: { type: 'string' },
     out: { type: 'string' },
+    smoke: { type: 'boolean' },
   },
 });
+const SMOKE = values.smoke === true;
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const TARGET_PAGES_PER_SECOND = 500;
@@ -71,8 +76,8 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  const pages = Number(values.pages ?? 100_000);
-  const runs = Number(values.runs ?? 3);
+  const pages = Number(values.pages ?? (SMOKE ? 300 : 100_000));
+  const runs = Number(values.runs ?? (SMOKE ? 1 : 3));
   const formats = (values.formats ?? 'warc,wacz').split(',');
   const flags = shebangNodeFlags(join(ROOT, 'bin/forager.js'));
   const dir = mkdtempSync(join(tmpdir(), 'forager-export-bench-'));
@@ -118,14 +123,40 @@ async function main(): Promise<void> {
     }
     if (values.json === true) {
       console.log(JSON.stringify(summary));
-      return;
+    } else {
+      const table = [['', 'rate', 'peak RSS', ''], ...rows.map((r) => [r.what, r.rate, `${r.peakRssMB.toFixed(0)} MB`, r.note])];
+      const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => (row[c] as string).length)));
+      for (const row of table) console.log(row.map((cell, c) => (c < 3 ? cell.padEnd(widths[c] as number) : cell)).join('  '));
     }
-    const table = [['', 'rate', 'peak RSS', ''], ...rows.map((r) => [r.what, r.rate, `${r.peakRssMB.toFixed(0)} MB`, r.note])];
-    const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => (row[c] as string).length)));
-    for (const row of table) console.log(row.map((cell, c) => (c < 3 ? cell.padEnd(widths[c] as number) : cell)).join('  '));
+    if (SMOKE) reportExportSmoke(summary, pages);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+type Figures = Record<string, unknown>;
+
+/** Every format exported every page, the WACZ verified, and the peer read back every record the WARC holds. */
+function reportExportSmoke(summary: Figures, pages: number): void {
+  const warc = summary.warc as Figures | undefined;
+  const wacz = summary.wacz as Figures | undefined;
+  const verify = summary.verify as Figures | undefined;
+  const peer = summary.peer as Figures | undefined;
+  if (verify?.ok !== true) throw new ForagerError('BENCH_CHILD', 'the exported WACZ was not verified, or verifyWacz did not accept it (a smoke run exports both formats)', { verify });
+  if (typeof peer?.records !== 'number' || peer.records < pages) throw new ForagerError('BENCH_CHILD', `the warcio.js indexer read fewer records than the ${pages} pages exported`, { peer });
+  reportSmoke({
+    benchmark: 'bench:export',
+    peer: String(peer.tool),
+    figures: {
+      warcPagesPerSecond: warc?.medianPagesPerSecond,
+      warcPeakRssMB: warc?.medianPeakRssMB,
+      waczPagesPerSecond: wacz?.medianPagesPerSecond,
+      waczPeakRssMB: wacz?.medianPeakRssMB,
+      verifyRecordsPerSecond: verify.recordsPerSecond,
+      peerRecords: peer.records,
+      peerRecordsPerSecond: peer.recordsPerSecond,
+    },
+  });
 }
 
 if (values.child !== undefined) await child(values.child, values.db ?? '', values.out ?? '');

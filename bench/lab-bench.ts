@@ -6,6 +6,7 @@
  * child process, so its peak RSS is its own; the graph is built before the clock starts.
  *
  *   npx node bench/lab-bench.ts [--pages 1000000] [--runs 3] [--strategies bfs,fpr] [--budget 1] [--json]
+ *   npx node bench/lab-bench.ts --smoke   (20,000 pages, one run each; see support/smoke.ts)
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ import { SYNTHETIC_QUERY, syntheticLabGraph } from '../crawler/lab/synthetic.ts'
 import { virtualCrawl } from '../crawler/lab/virtual-crawl.ts';
 import { createStrategy, requireStrategy } from '../crawler/ordering/registry.ts';
 import { runJsonChild } from './support/child-run.ts';
+import { reportSmoke } from './support/smoke.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,10 +25,12 @@ const { values } = parseArgs({
     budget: { type: 'string' },
     json: { type: 'boolean' },
     child: { type: 'string' },
+    smoke: { type: 'boolean' },
   },
 });
-const PAGES = Number(values.pages ?? 1_000_000);
-const RUNS = Number(values.runs ?? 3);
+const SMOKE = values.smoke === true;
+const PAGES = Number(values.pages ?? (SMOKE ? 20_000 : 1_000_000));
+const RUNS = Number(values.runs ?? (SMOKE ? 1 : 3));
 const BUDGET = Number(values.budget ?? 1);
 const STRATEGIES = (values.strategies ?? 'bfs,fpr').split(',');
 const MB = 1024 * 1024;
@@ -124,6 +128,16 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ pages: PAGES, budget: BUDGET, runs: RUNS, results: summary }, null, 2)}\n`);
   } else {
     process.stdout.write(`${header}\n${table}\n`);
+  }
+  if (SMOKE) {
+    // The lab has no peer: it is Forager's own replay. PST at 10% must be a number for every strategy.
+    const figures: Record<string, unknown> = {};
+    for (const s of summary) {
+      figures[`${s.strategy}LinksPerSecond`] = s.medianLinksPerSecond;
+      figures[`${s.strategy}PeakRssMB`] = s.medianPeakRssMB;
+      figures[`${s.strategy}Pst10`] = s.pst['0.1'];
+    }
+    reportSmoke({ benchmark: 'bench:lab', peer: null, figures });
   }
 }
 

@@ -7,6 +7,7 @@
  * page's links repeat recent ones (Broder et al.), and most links stay on the page's host.
  *
  *   npm run bench:seen [-- --urls 1000000 --runs 3]
+ *   npm run bench:seen -- --smoke   (20,000 URLs, one run, the peer capped at 5 s; see support/smoke.ts)
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +20,15 @@ import { HostStore } from '../crawler/store/host-store.ts';
 import { UrlStore } from '../crawler/store/url-store.ts';
 import { createScope } from '../crawler/url/scope.ts';
 import { runJsonChild } from './support/child-run.ts';
+import { reportSmoke } from './support/smoke.ts';
 import { discoveredUrls } from './support/synthetic-links.ts';
 
 const { values } = parseArgs({
-  options: { urls: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' }, 'peer-seconds': { type: 'string' } },
+  options: { urls: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' }, 'peer-seconds': { type: 'string' }, smoke: { type: 'boolean' } },
 });
-const DISTINCT = Number(values.urls ?? 1_000_000);
-const RUNS = Number(values.runs ?? 3);
+const SMOKE = values.smoke === true;
+const DISTINCT = Number(values.urls ?? (SMOKE ? 20_000 : 1_000_000));
+const RUNS = Number(values.runs ?? (SMOKE ? 1 : 3));
 interface RunResult {
   admitted: number;
   distinct: number;
@@ -85,7 +88,7 @@ for (let r = 0; r < RUNS; r++) {
   }
 }
 // The peer: Crawlee's in-memory RequestQueue over the same discoveries, capped in time since it slows as it grows.
-const peerSeconds = Number(values['peer-seconds'] ?? 120);
+const peerSeconds = Number(values['peer-seconds'] ?? (SMOKE ? 5 : 120));
 const peer = await runJsonChild(
   process.execPath,
   ['bench/peers/crawlee-queue.ts', '--urls', String(DISTINCT), '--max-seconds', String(peerSeconds)],
@@ -111,4 +114,18 @@ if (values.json) {
   console.log(`peer, Crawlee RequestQueue (memory): ${Math.round(peerRate)} URLs/s over ${String(peer.json.admitted)} discoveries` +
     `${peer.json.truncated ? ` (stopped at the ${peerSeconds} s cap)` : ''}, peak RSS ${Number(peer.json.peakRssMB).toFixed(0)} MB; ` +
     `Forager / Crawlee = ${summary.ratioToPeer}×`);
+}
+if (SMOKE) {
+  reportSmoke({
+    benchmark: 'bench:seen',
+    peer: 'Crawlee RequestQueue',
+    figures: {
+      distinctUrls: summary.distinctUrls,
+      urlsPerSecond: summary.medianUrlsPerSecond,
+      bytesPerUrl: summary.medianBytesPerUrl,
+      peerAdmitted: peer.json.admitted,
+      peerUrlsPerSecond: peerRate,
+      ratio: summary.ratioToPeer,
+    },
+  });
 }

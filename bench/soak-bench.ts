@@ -5,6 +5,9 @@
  * lost to a kill, and that a resume fetched again no more URLs than were in flight.
  *
  * Options: --pages N (100000), --hosts N (500), --concurrency N (16).
+ * `--smoke`: 1,000 pages of 10 hosts, time-outs of 2 s so that the stalling pages end
+ * quickly, samples every 50 ms so that each tenth of so short a crawl has some (see
+ * support/smoke.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,16 +15,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
+import { ForagerError } from '../crawler/errors.ts';
 import { shebangNodeFlags } from './support/child-run.ts';
 import { numberOption } from './support/options.ts';
+import { reportSmoke, SMOKE } from './support/smoke.ts';
 
 const REPO = join(import.meta.dirname, '..');
 const FORAGER = join(REPO, 'bin/forager.js');
 const TARGET_PEAK_MB = 300;
 const FLATNESS = 0.1;
 
-const pages = numberOption('pages', 100_000);
-const hosts = numberOption('hosts', 500);
+const pages = numberOption('pages', SMOKE ? 1000 : 100_000);
+const hosts = numberOption('hosts', SMOKE ? 10 : 500);
+const SAMPLE_MS = SMOKE ? 50 : 250;
 const concurrency = numberOption('concurrency', 16);
 const pagesPerHost = Math.ceil((pages * 1.25) / hosts);
 
@@ -90,7 +96,7 @@ function pageCount(db: Database.Database): number {
 
 /**
  * Runs `forager crawl` or `resume` until it ends or until `killAt` pages are stored (then
- * SIGKILL). Samples its RSS every 250 ms beside the stored page count.
+ * SIGKILL). Samples its RSS every SAMPLE_MS beside the stored page count.
  */
 async function runForager(args: string[], dbPath: string, samples: Sample[], killAt: number | undefined): Promise<{ killed: boolean; seconds: number; stdout: string }> {
   const started = performance.now();
@@ -114,16 +120,17 @@ async function runForager(args: string[], dbPath: string, samples: Sample[], kil
       killed = true;
       child.kill('SIGKILL');
     }
-  }, 250);
+  }, SAMPLE_MS);
   await new Promise((resolve) => child.once('exit', resolve));
   clearInterval(timer);
   reader?.close();
   return { killed, seconds: (performance.now() - started) / 1000, stdout };
 }
 
+/** NaN for no values: a stretch of the crawl with no sample must not look like 0 MB. */
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'forager-soak-'));
@@ -142,7 +149,7 @@ try {
   const samples: Sample[] = [];
   const seeds = web.ports.slice(0, 5).flatMap((port) => ['--seed', `http://127.0.0.1:${port}/p/0`]);
   const crawlArgs = ['crawl', '--db', dbPath, '--query', 'checkpoint journal recovery', ...seeds, '--max-pages', String(pages), '--scope', 'any',
-    '--allow-private', '--concurrency', String(concurrency), '--delay-ms', '0', '--delay-factor', '0', '--json'];
+    '--allow-private', '--concurrency', String(concurrency), '--delay-ms', '0', '--delay-factor', '0', ...(SMOKE ? ['--timeout-ms', '2000'] : []), '--json'];
   console.log(`soak: ${pages} pages from ${hosts} hosts (${pagesPerHost} pages each, 1 in 20 hostile), concurrency ${concurrency}`);
   const kills = [Math.round(pages * 0.3), Math.round(pages * 0.6)];
   const atKills: AtKill[] = [];
@@ -205,6 +212,18 @@ try {
   ];
   console.log('Targets');
   for (const t of targets) console.log(`  ${t.pass ? 'PASS' : 'MISS'}  ${t.name} (${t.value})`);
+  if (SMOKE) {
+    // The benchmark is about kills and resumes: a smoke run in which one did not happen did not exercise it.
+    if (atKills.length !== kills.length) throw new ForagerError('BENCH_CHILD', `the crawl was killed ${atKills.length} times, not ${kills.length}`, { kills, stored });
+    reportSmoke({
+      benchmark: 'bench:soak',
+      peer: null,
+      figures: {
+        stored, pagesPerSecond: stored / seconds, peakRssMB: peak, middleRssMB: middle, lastTenthRssMB: lastTenth,
+        lostAtFirstKill: lost[0], lostAtSecondKill: lost[1], refetchedAfterFirstResume: refetched[0]?.length, refetchedAfterSecondResume: refetched[1]?.length,
+      },
+    });
+  }
 } finally {
   web.child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
