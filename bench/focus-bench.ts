@@ -14,6 +14,12 @@
  *   3. real crawls of the served site with `forager crawl` under the same strategies in
  *      default mode: the headline figures.
  *
+ * Cross-site topics (bench/focus/cross-site.ts) seed six of the sites together with a
+ * per-host delay, so hosts compete for turns: real focused crawls against lab replays over
+ * the sites together, and each site's share of the fetches against its share of the hot
+ * pages (bench/focus/cross-bench.ts). `clairvoyant` replays (knowing the hot pages, but
+ * discovering links) show the ceiling.
+ *
  * PST at b = hot pages among the first round(b × T) fetches / all hot pages, where T is the
  * number of HTML pages of the site and every stored response counts as a fetch. Then the
  * cost of focus: a full crawl of python3.11-doc with focused against bfs (pages/s, and the
@@ -21,13 +27,17 @@
  *
  *   npm run bench:focus [-- --sites python,git] [--topics py-xml,…] [--half tuning|check|all]
  *                       [--strategies bfs,naive,focused] [--no-real] [--no-cost] [--runs 3] [--json]
+ *                       [--no-single] [--no-cross] [--smoke]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runJsonChild } from './support/child-run.ts';
+import { reportSmoke } from './support/smoke.ts';
 import { startSites, type ServedSite } from './support/nginx-sites.ts';
+import { crossChecks, crossTables, measureCrossTopic, type CrossResult } from './focus/cross-bench.ts';
+import { CROSS_SITES, CROSS_TOPICS } from './focus/cross-site.ts';
 import { fullCrawl } from './focus/full-crawls.ts';
 import { pathOf, realCrawl } from './focus/real-crawls.ts';
 import { judgeAgreement, loadSiteReplay, pst, replay, truthOf, type Agreement, type JudgeMode, type SiteReplay } from './focus/replay.ts';
@@ -48,17 +58,29 @@ const { values } = parseArgs({
     'no-cost': { type: 'boolean' },
     runs: { type: 'string' },
     json: { type: 'boolean' },
+    'no-single': { type: 'boolean' },
+    'no-cross': { type: 'boolean' },
+    smoke: { type: 'boolean' },
   },
 });
+/**
+ * Smoke mode checks that the benchmark runs end to end, on two small sites: one single-site
+ * topic, and the cross-site machinery over git-doc and sqlite3-doc seeded together.
+ */
+const SMOKE = values.smoke === true;
+if (SMOKE) Object.assign(values, { sites: 'git', topics: 'git-submodules,x-wal', 'no-cost': true });
+const crossSiteKeys: readonly string[] = SMOKE ? ['git', 'sqlite'] : CROSS_SITES;
+/** Smoke runs store the first pages of each full crawl only, under names of their own. */
+const fullCrawlPages = SMOKE ? 150 : 100_000;
+const crawlName = (name: string): string => (SMOKE ? `smoke-${name}` : name);
 const strategies = (values.strategies ?? 'bfs,naive,focused').split(',');
 const half = (values.half ?? 'all') as TopicHalf | 'all';
-const topics = TOPICS.filter(
-  (t) =>
-    (values.sites === undefined || values.sites.split(',').includes(t.site)) &&
-    (values.topics === undefined || values.topics.split(',').includes(t.key)) &&
-    (half === 'all' || t.half === half),
+const topicWanted = (t: { key: string; half: TopicHalf }): boolean => (values.topics === undefined || values.topics.split(',').includes(t.key)) && (half === 'all' || t.half === half);
+const topics = values['no-single'] ? [] : TOPICS.filter((t) => (values.sites === undefined || values.sites.split(',').includes(t.site)) && topicWanted(t));
+const crossTopics = values['no-cross'] ? [] : CROSS_TOPICS.filter(topicWanted);
+const sites = BENCH_SITES.filter(
+  (s) => topics.some((t) => t.site === s.key) || (!values['no-cost'] && s.key === 'python') || (crossTopics.length > 0 && crossSiteKeys.includes(s.key)),
 );
-const sites = BENCH_SITES.filter((s) => topics.some((t) => t.site === s.key) || (!values['no-cost'] && s.key === 'python'));
 const log = (line = ''): void => void (values.json ? process.stderr : process.stdout).write(`${line}\n`);
 
 const missing = missingPackages(sites);
@@ -108,7 +130,7 @@ async function measureTopic(site: SiteReplay, served: ServedSite, topic: Topic, 
   };
   for (const mode of ['default', 'hot'] as const) {
     for (const strategy of strategies) {
-      const order = replay(site, topic, strategy, mode, maxFetches);
+      const order = replay(site, topic, strategy, mode, maxFetches, truth);
       result.lab[mode][strategy] = fetches.map((k) => pst(order, truth, k));
     }
   }
@@ -118,8 +140,9 @@ async function measureTopic(site: SiteReplay, served: ServedSite, topic: Topic, 
       if (t === 1) hotPaths.add(pathOf(site.graph.urls[v] as string));
     });
     for (const strategy of strategies) {
-      const crawl = await realCrawl({ dir: tmp, seed: served.seed, topic, strategy, mode: 'default', maxPages: maxFetches });
-      result.real[strategy] = fetches.map((k) => crawl.order.slice(0, k).filter((p) => hotPaths.has(p)).length / Math.max(1, hot));
+      const crawl = await realCrawl({ dir: tmp, seeds: [served.seed], topic, strategy, mode: 'default', maxPages: maxFetches });
+      const order = crawl.urls.map(pathOf);
+      result.real[strategy] = fetches.map((k) => order.slice(0, k).filter((p) => hotPaths.has(p)).length / Math.max(1, hot));
       result.realOrderingShare[strategy] = crawl.orderingMs / Math.max(1, crawl.elapsedMs);
     }
   }
@@ -163,10 +186,10 @@ async function measureCost(served: ServedSite, tmp: string, runs: number): Promi
   const topic = TOPICS.find((t) => t.site === 'python') as Topic;
   for (let run = 0; run < runs; run++) {
     for (const strategy of run % 2 === 0 ? ['focused', 'bfs'] : ['bfs', 'focused']) {
-      const crawl = await realCrawl({ dir: tmp, seed: served.seed, topic, strategy, mode: 'default', maxPages: 100_000 });
+      const crawl = await realCrawl({ dir: tmp, seeds: [served.seed], topic, strategy, mode: 'default', maxPages: 100_000 });
       rates[strategy]?.push(crawl.pagesPerSecond);
       if (strategy === 'focused') shares.push(crawl.orderingMs / crawl.elapsedMs);
-      log(`  run ${run + 1}: ${strategy} ${crawl.order.length} pages, ${crawl.pagesPerSecond.toFixed(1)} pages/s, judging and ordering ${((crawl.orderingMs / crawl.elapsedMs) * 100).toFixed(1)}% of crawl time`);
+      log(`  run ${run + 1}: ${strategy} ${crawl.urls.length} pages, ${crawl.pagesPerSecond.toFixed(1)} pages/s, judging and ordering ${((crawl.orderingMs / crawl.elapsedMs) * 100).toFixed(1)}% of crawl time`);
     }
   }
   const memory = await runJsonChild(process.execPath, ['--expose-gc', join(REPO_ROOT, 'bench/focus/strategy-memory.ts'), '--pages', '200000'], {
@@ -210,6 +233,31 @@ function checks(results: readonly TopicResult[], cost: CostFigures | undefined):
   return out;
 }
 
+/**
+ * Smoke mode: every figure a number in [0, 1], from every strategy (the naive and bfs replays
+ * are focused's peers), real crawls included, then the SMOKE line; else a loud failure.
+ */
+function smokeCheck(results: readonly TopicResult[], cross: readonly CrossResult[]): void {
+  const figures: [string, number[] | undefined][] = [
+    ...results.flatMap((r) => strategies.flatMap((s): [string, number[] | undefined][] => [[`${r.topic.key} lab ${s}`, r.lab.default[s]], [`${r.topic.key} real ${s}`, r.real[s]]])),
+    ...cross.flatMap((r) => [...strategies, 'clairvoyant'].map((s): [string, number[] | undefined] => [`${r.topic.key} lab ${s}`, r.lab[s]])),
+    ...cross.map((r): [string, number[] | undefined] => [`${r.topic.key} real focused`, r.real.focused]),
+    ...cross.map((r): [string, number[] | undefined] => [`${r.topic.key} fetch shares`, Object.values(r.fetchShare.focused ?? {})]),
+  ];
+  const bad = figures.filter(([, v]) => v === undefined || v.length === 0 || v.some((x) => !Number.isFinite(x) || x < 0 || x > 1)).map(([name]) => name);
+  if (results.length === 0 || cross.length === 0) bad.push('a topic set that did not run');
+  if (bad.length > 0) {
+    process.stderr.write(`bench:focus smoke FAILED: no valid figures for ${bad.join(', ')}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  reportSmoke({
+    benchmark: 'bench:focus',
+    peer: 'naive and bfs replays',
+    figures: Object.fromEntries(figures.flatMap(([name, values]) => (values ?? []).map((v, i): [string, number] => [`${name} [${i}]`, v]))),
+  });
+}
+
 const tmp = mkdtempSync(join(tmpdir(), 'forager-focus-'));
 const served = await startSites(sites.map((s: BenchSite) => ({ name: s.key, root: s.root(), entry: s.entry })));
 try {
@@ -218,7 +266,7 @@ try {
   for (const site of sites) {
     const siteTopics = topics.filter((t) => t.site === site.key);
     if (siteTopics.length === 0) continue;
-    const stored = await fullCrawl(site, servedOf(site.key));
+    const stored = await fullCrawl(crawlName(site.key), site.packages, [servedOf(site.key)], fullCrawlPages);
     log(`${site.key}: ${stored.fresh ? `crawled in full in ${stored.seconds.toFixed(1)} s` : 'stored full crawl reused'}`);
     const replaySite = loadSiteReplay(site.key, stored.db);
     for (const topic of siteTopics) {
@@ -236,16 +284,42 @@ try {
     topicTable(rs, (r) => r.lab.hot, 'Lab replays, --hot mode (the predicate is the judge)');
     judgeTable(rs);
   }
+  const crossResults: CrossResult[] = [];
+  if (crossTopics.length > 0) {
+    const crossServed = crossSiteKeys.map(servedOf);
+    const stored = await fullCrawl(
+      crawlName(`cross-${crossSiteKeys.join('-')}`),
+      BENCH_SITES.filter((s) => crossSiteKeys.includes(s.key)).flatMap((s) => s.packages),
+      crossServed,
+      2 * fullCrawlPages,
+    );
+    log(`\ncross-site (${crossSiteKeys.join(', ')}): ${stored.fresh ? `crawled in full in ${stored.seconds.toFixed(1)} s` : 'stored full crawl reused'}`);
+    const replaySite = loadSiteReplay('cross', stored.db);
+    for (const topic of crossTopics) {
+      const r = await measureCrossTopic(topic, {
+        replaySite,
+        siteOfOrigin: stored.siteOfOrigin,
+        served: crossServed,
+        labStrategies: [...strategies, 'clairvoyant'],
+        realStrategies: values['no-real'] ? [] : strategies.filter((s) => s === 'focused'),
+        dir: tmp,
+      });
+      crossResults.push(r);
+      log(`  ${topic.key} (${topic.half}): "${topic.query}", ${topic.predicate}: ${r.hot} hot of ${r.htmlPages}; focused ${(r.real.focused ?? r.lab.focused ?? []).map(f2).join(' ')}`);
+    }
+    crossTables(crossResults, [...strategies, 'clairvoyant'], log);
+  }
   let cost: CostFigures | undefined;
   if (!values['no-cost']) {
     log('\nCost: full crawls of python3.11-doc, focused (default mode) and bfs, alternating');
     cost = await measureCost(servedOf('python'), tmp, Number(values.runs ?? 3));
     log(`  medians: focused ${cost.focusedPagesPerSecond.toFixed(1)} pages/s, bfs ${cost.bfsPagesPerSecond.toFixed(1)} pages/s (${cost.ratio.toFixed(2)}x); judging and ordering ${(cost.orderingShare * 100).toFixed(1)}% of crawl time; strategy memory ${cost.bytesPerKnownUrl.toFixed(0)} bytes per known URL`);
   }
-  const outcome = checks(results, cost);
+  const outcome = [...(results.length > 0 ? checks(results, cost) : []), ...crossChecks(crossResults)];
+  if (SMOKE) smokeCheck(results, crossResults);
   log('\nTargets');
   for (const [text, ok] of outcome) log(`  ${ok ? 'PASS' : 'MISS'}  ${text}`);
-  if (values.json) process.stdout.write(`${JSON.stringify({ budgets: BUDGETS, strategies, results, cost, checks: Object.fromEntries(outcome) })}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify({ budgets: BUDGETS, strategies, results, crossResults, cost, checks: Object.fromEntries(outcome) })}\n`);
 } finally {
   await served.stop();
   rmSync(tmp, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
- * Real crawls of a served bench site, as a user runs them: `forager crawl` in a child
- * process, default settings but for the page budget and no politeness wait (the sites
- * are on loopback), and no --hot unless the predicate mode is asked for. The fetch order
+ * Real crawls of served bench sites, as a user runs them: `forager crawl` in a child
+ * process, default settings but for the page budget and the politeness wait (none for one
+ * site on loopback; a short one when hosts compete for turns), and no --hot unless the
+ * predicate mode is asked for. The fetch order
  * is read back from the collection: every stored response counts against the budget,
  * whatever it was (a 404, a PDF's headers, a site resource).
  */
@@ -16,8 +17,8 @@ const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const FORAGER = join(REPO_ROOT, 'bin', 'forager.js');
 
 export interface RealCrawl {
-  /** Paths (URL without origin) in fetch order. */
-  order: string[];
+  /** URLs in fetch order. */
+  urls: string[];
   elapsedMs: number;
   orderingMs: number;
   pagesPerSecond: number;
@@ -25,11 +26,13 @@ export interface RealCrawl {
 
 export interface RealCrawlOptions {
   dir: string;
-  seed: string;
-  topic: Topic;
+  seeds: readonly string[];
+  topic: Pick<Topic, 'key' | 'query' | 'predicate'>;
   strategy: string;
   mode: JudgeMode;
   maxPages: number;
+  /** The wait between two requests to one host; 0 by default. */
+  delayMs?: number;
 }
 
 export function pathOf(url: string): string {
@@ -41,8 +44,8 @@ export async function realCrawl(o: RealCrawlOptions): Promise<RealCrawl> {
   const db = join(o.dir, `${o.topic.key}-${o.strategy}-${o.mode}.db`);
   rmSync(db, { force: true });
   const args = [
-    ...shebangNodeFlags(FORAGER), FORAGER, 'crawl', '--db', db, '--query', o.topic.query, '--seed', o.seed, '--strategy', o.strategy,
-    '--max-pages', String(o.maxPages), '--delay-ms', '0', '--delay-factor', '0', '--robots-retry-ms', '0', '--json',
+    ...shebangNodeFlags(FORAGER), FORAGER, 'crawl', '--db', db, '--query', o.topic.query, ...o.seeds.flatMap((seed) => ['--seed', seed]), '--strategy', o.strategy,
+    '--max-pages', String(o.maxPages), '--delay-ms', String(o.delayMs ?? 0), '--delay-factor', '0', '--robots-retry-ms', '0', '--json',
     ...(o.mode === 'hot' ? ['--hot', o.topic.predicate] : []),
   ];
   const { json } = await runJsonChild(process.execPath, args, { cwd: REPO_ROOT, timeoutMs: 900_000, label: `forager ${o.strategy} on ${o.topic.key}` });
@@ -50,5 +53,5 @@ export async function realCrawl(o: RealCrawlOptions): Promise<RealCrawl> {
   const urls = handle.prepare('SELECT u.url FROM pages p JOIN urls u ON u.id = p.url_id ORDER BY p.seq').pluck().all() as string[];
   handle.close();
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
-  return { order: urls.map(pathOf), elapsedMs: Number(json.elapsedMs), orderingMs: Number(json.orderingMs ?? 0), pagesPerSecond: Number(json.pagesPerSecond) };
+  return { urls, elapsedMs: Number(json.elapsedMs), orderingMs: Number(json.orderingMs ?? 0), pagesPerSecond: Number(json.pagesPerSecond) };
 }

@@ -13,7 +13,11 @@ import { createStrategy } from '../../crawler/ordering/registry.ts';
 import { parseHotPredicate } from '../../crawler/relevance/hot.ts';
 import { CrawlJudge } from '../../crawler/relevance/judge.ts';
 import type { Db } from '../../crawler/store/database.ts';
+import { createClairvoyantStrategy } from './clairvoyant.ts';
 import type { Topic } from './topics.ts';
+
+/** What a replay reads of a topic. */
+type TopicText = Pick<Topic, 'query' | 'predicate'>;
 
 export type JudgeMode = 'default' | 'hot';
 
@@ -55,13 +59,17 @@ export function truthOf(site: SiteReplay, predicate: string): Uint8Array {
   return truth;
 }
 
-function judgeFor(topic: Topic, mode: JudgeMode): CrawlJudge {
+function judgeFor(topic: TopicText, mode: JudgeMode): CrawlJudge {
   return new CrawlJudge({ query: topic.query, hotPredicate: mode === 'hot' ? topic.predicate : null, hotThreshold: null });
 }
 
-/** The replayed fetch order of one strategy (every stored page fetched counts, whatever it is). */
-export function replay(site: SiteReplay, topic: Topic, strategy: string, mode: JudgeMode, maxFetches: number): Int32Array {
-  const crawl = virtualCrawl(site.graph, createStrategy(strategy, { query: topic.query, randomSeed: 1 }), maxFetches, {
+/**
+ * The replayed fetch order of one strategy (every stored page fetched counts, whatever it
+ * is); `clairvoyant` is the ceiling that knows `truth` (clairvoyant.ts).
+ */
+export function replay(site: SiteReplay, topic: TopicText, strategy: string, mode: JudgeMode, maxFetches: number, truth: Uint8Array): Int32Array {
+  const ordering = strategy === 'clairvoyant' ? createClairvoyantStrategy(site.graph, truth) : createStrategy(strategy, { query: topic.query, randomSeed: 1 });
+  const crawl = virtualCrawl(site.graph, ordering, maxFetches, {
     verdict: site.texts.liveVerdicts(judgeFor(topic, mode), site.graph.urls),
   });
   return crawl.order;
@@ -88,7 +96,7 @@ export interface Agreement {
  * The default judge's verdicts over the whole site, judged in the full crawl's order and
  * then, as the engine does at the end of a run, against the bar the judge ended with.
  */
-export function judgeAgreement(site: SiteReplay, topic: Topic, truth: Uint8Array): Agreement {
+export function judgeAgreement(site: SiteReplay, topic: TopicText, truth: Uint8Array): Agreement {
   const judge = judgeFor(topic, 'default');
   const verdict = site.texts.liveVerdicts(judge, site.graph.urls);
   const relevance = new Map<number, number>();

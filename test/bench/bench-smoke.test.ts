@@ -42,7 +42,7 @@ interface SmokeEntry {
 const SMOKES: Record<string, SmokeEntry> = {
   bench: { args: ['--smoke'], needs: [NGINX, GIT_DOC], peer: 'Crawlee CheerioCrawler' },
   'bench:seen': { args: ['--smoke'], needs: [], peer: 'Crawlee RequestQueue' },
-  'bench:focus': { args: ['--smoke'], needs: [NGINX, GIT_DOC, SQLITE_DOC], peer: null, todo: 'bench/focus-bench.ts smoke is being added' },
+  'bench:focus': { args: ['--smoke'], needs: [NGINX, GIT_DOC, SQLITE_DOC], peer: 'naive and bfs replays' },
   'bench:lab': { args: ['--smoke'], needs: [], peer: null },
   'bench:ui': { args: ['--smoke'], needs: [CHROMIUM, NGINX, GIT_DOC], peer: 'forager crawl (headless)' },
   'bench:export': { args: ['--smoke'], needs: [], peer: 'warcio.js CDXIndexer (all records)' },

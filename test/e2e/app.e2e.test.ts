@@ -105,6 +105,10 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
     const first = await waitFor(() => figure(page, 'figure-fetched'), (n) => n >= 3, 'pages to be fetched');
     const later = await waitFor(() => figure(page, 'figure-fetched'), (n) => n > first + 2, 'the fetched counter to rise');
     assert.ok(later > first);
+    // The hosts panel says where the turns go: the best waiting priority and each host's share of the fetches.
+    const hostsPanel = page.locator('section[aria-labelledby="hosts-title"]');
+    await hostsPanel.getByRole('columnheader', { name: 'Best waiting' }).waitFor();
+    await waitFor(() => hostsPanel.locator('tbody td').allTextContents(), (cells) => cells.some((cell) => cell.endsWith('(100%)')), 'the one seeded host to hold every fetch');
     await page.screenshot({ path: join(SCREENSHOTS, '3-dashboard-running.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Pause' }).click();

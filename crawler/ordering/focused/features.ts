@@ -40,7 +40,7 @@ export const FEATURES = [
   { name: 'in-links', prior: 0.25, note: 'ln(1 + fetched pages that link to it)' },
   { name: 'download', prior: -4, note: 'its extension says it is not a web page' },
   { name: 'resource', prior: 10, note: 'a site resource that lists pages (sitemap, search index)' },
-  { name: 'seed', prior: 10, note: 'a seed the user gave: every seeded site is entered before any is explored' },
+  { name: 'seed', prior: 10, note: 'a seed the user gave: every seeded site is entered before any is explored (an order, not evidence: never learnt)' },
 ] as const satisfies readonly FeatureSpec[];
 
 export const FEATURE_COUNT = FEATURES.length;

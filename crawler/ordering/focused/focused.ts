@@ -262,6 +262,8 @@ class FocusedStrategy implements OrderingStrategy {
   #learn(id: number, grade: number): void {
     if (this.#urls.has(id, RESOURCE)) return;
     const x = this.#features(id, this.#frozen);
+    // Being a seed says when to fetch a page, not whether it is relevant: the model does not learn from it.
+    x[F.seed] = 0;
     this.#model.learn(x, this.#urls.tokens(id), grade);
     this.#past.keep(id, x);
   }
@@ -366,7 +368,7 @@ class FocusedStrategy implements OrderingStrategy {
       sparse: Float32Array.from(this.#model.sparseWeights),
       meanGrade: this.#meanGrade(),
     };
-    this.#sites.freeze(this.#frozen.epoch, this.#frozen.meanGrade);
+    this.#sites.freeze(this.#frozen.epoch);
     this.#matcher.refresh();
     this.#expansion.refresh();
     this.#matcher.setExpansion(this.#expansion.terms);

@@ -61,12 +61,23 @@ export class SiteYields {
     if (index >= 0) this.#gradeSum[index] = (this.#gradeSum[index] as number) + delta;
   }
 
-  /** A new epoch: each site's yield is its smoothed mean grade minus the crawl's mean, until the one after. */
-  freeze(epoch: number, meanGrade: number): void {
+  /**
+   * A new epoch: each site's yield is its smoothed mean grade minus the mean grade of every
+   * site's pages, until the one after. Written as (g·N − n·G) / (N·(n + prior)), which is
+   * (g + prior·m) / (n + prior) − m with m = G / N, so that a crawl of one site gets exactly 0.
+   */
+  freeze(epoch: number): void {
     const yields = this.#frozen[epoch % 2] as Float32Array;
+    let allPages = 0;
+    let allGrades = 0;
+    for (let index = 0; index < this.#indexOf.size; index++) {
+      allPages += this.#fetched[index] as number;
+      allGrades += this.#gradeSum[index] as number;
+    }
     for (let index = 0; index < this.#indexOf.size; index++) {
       const n = this.#fetched[index] as number;
-      yields[index] = n === 0 ? 0 : ((this.#gradeSum[index] as number) + PRIOR_PAGES * meanGrade) / (n + PRIOR_PAGES) - meanGrade;
+      const g = this.#gradeSum[index] as number;
+      yields[index] = n === 0 ? 0 : (g * allPages - n * allGrades) / (allPages * (n + PRIOR_PAGES));
     }
   }
 

@@ -54,44 +54,44 @@ export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { coll
         <p className="muted">No host is being crawled right now.</p>
       ) : (
         <>
-          <table className="table compact">
-            <thead>
-              <tr>
-                <th scope="col">Host</th>
-                <th scope="col" className="num">
-                  Queued
-                </th>
-                <th scope="col" className="num" title="The priority of the host's best waiting URL, as the frontier panel explains it">
-                  Best waiting
-                </th>
-                <th scope="col" className="num">
-                  Fetched
-                </th>
-                <th scope="col" className="num" title="The host's share of every page fetched">
-                  Share
-                </th>
-                <th scope="col">Next request</th>
-                <th scope="col">Render</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((host) => (
-                <tr key={host.origin}>
-                  <td className="url-cell" title={host.origin}>
-                    {host.origin.replace(/^https?:\/\//, '')}
-                  </td>
-                  <td className="num">{formatCount(host.queued)}</td>
-                  <td className="num">{formatScore(host.bestPriority)}</td>
-                  <td className="num">{formatCount(host.pagesFetched)}</td>
-                  <td className="num">{formatPercent(host.fetchShare, 0)}</td>
-                  <td>{host.inFlight ? <span className="badge state-running">fetching</span> : formatWait(host.nextAllowedAt, now)}</td>
-                  <td>
-                    <HostRenderChoice collection={collection} host={host} onError={setError} />
-                  </td>
+          <div className="table-scroll">
+            <table className="table compact">
+              <thead>
+                <tr>
+                  <th scope="col">Host</th>
+                  <th scope="col" className="num">
+                    Queued
+                  </th>
+                  <th scope="col" className="num" title="The priority of the host's best waiting URL, as the frontier panel explains it">
+                    Best waiting
+                  </th>
+                  <th scope="col" className="num" title="Pages fetched from the host, and its share of every page fetched">
+                    Fetched
+                  </th>
+                  <th scope="col">Next request</th>
+                  <th scope="col">Render</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {shown.map((host) => (
+                  <tr key={host.origin}>
+                    <td className="url-cell" title={host.origin}>
+                      {host.origin.replace(/^https?:\/\//, '')}
+                    </td>
+                    <td className="num">{formatCount(host.queued)}</td>
+                    <td className="num">{formatScore(host.bestPriority)}</td>
+                    <td className="num">
+                      {formatCount(host.pagesFetched)} <span className="muted">({formatPercent(host.fetchShare, 0)})</span>
+                    </td>
+                    <td>{host.inFlight ? <span className="badge state-running">fetching</span> : formatWait(host.nextAllowedAt, now)}</td>
+                    <td>
+                      <HostRenderChoice collection={collection} host={host} onError={setError} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {hosts.length > SHOWN && <p className="muted small">and {formatCount(hosts.length - SHOWN)} more hosts</p>}
           {error !== undefined && <ErrorNote error={error} />}
         </>
