@@ -4,7 +4,8 @@
  * flat, pages/s, the failure reasons, SQLite's integrity check, that nothing committed was
  * lost to a kill, and that a resume fetched again no more URLs than were in flight.
  *
- * Options: --pages N (100000), --hosts N (500), --concurrency N (16).
+ * Options: --pages N (100000), --hosts N (500), --concurrency N (16), --strategy NAME (focused,
+ * the default's; bfs gives every URL the same priority, so every ready host gets its turns).
  * `--smoke`: 1,000 pages of 10 hosts, time-outs of 2 s so that the stalling pages end
  * quickly, samples every 50 ms so that each tenth of so short a crawl has some (see
  * support/smoke.ts).
@@ -17,7 +18,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { ForagerError } from '../crawler/errors.ts';
 import { shebangNodeFlags } from './support/child-run.ts';
-import { numberOption } from './support/options.ts';
+import { numberOption, stringOption } from './support/options.ts';
 import { reportSmoke, SMOKE } from './support/smoke.ts';
 
 const REPO = join(import.meta.dirname, '..');
@@ -29,6 +30,7 @@ const pages = numberOption('pages', SMOKE ? 1000 : 100_000);
 const hosts = numberOption('hosts', SMOKE ? 10 : 500);
 const SAMPLE_MS = SMOKE ? 50 : 250;
 const concurrency = numberOption('concurrency', 16);
+const strategy = stringOption('strategy', 'focused');
 const pagesPerHost = Math.ceil((pages * 1.25) / hosts);
 
 /** The web, in its own process; resolves with the ports once it listens. Every request it serves is logged by `log`. */
@@ -148,7 +150,7 @@ const web = await startWeb((port, path) => {
 try {
   const samples: Sample[] = [];
   const seeds = web.ports.slice(0, 5).flatMap((port) => ['--seed', `http://127.0.0.1:${port}/p/0`]);
-  const crawlArgs = ['crawl', '--db', dbPath, '--query', 'checkpoint journal recovery', ...seeds, '--max-pages', String(pages), '--scope', 'any',
+  const crawlArgs = ['crawl', '--db', dbPath, '--query', 'checkpoint journal recovery', ...seeds, '--max-pages', String(pages), '--strategy', strategy, '--scope', 'any',
     '--allow-private', '--concurrency', String(concurrency), '--delay-ms', '0', '--delay-factor', '0', ...(SMOKE ? ['--timeout-ms', '2000'] : []), '--json'];
   console.log(`soak: ${pages} pages from ${hosts} hosts (${pagesPerHost} pages each, 1 in 20 hostile), concurrency ${concurrency}`);
   const kills = [Math.round(pages * 0.3), Math.round(pages * 0.6)];

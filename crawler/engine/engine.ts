@@ -565,7 +565,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     };
     try {
       if (this.#robots.needsFetch(host, Date.now())) {
-        const outcome = await this.#slots.waitFor(this.#robots.refresh(host));
+        const outcome = await this.#slots.waitFor(this.#robots.refresh(host), () => this.#frontier.stalled(host));
         if (outcome.kind === 'failure' && outcome.reason === 'ssrf:blocked') {
           // Our own policy refused the address: retrying cannot help.
           this.#frontier.close(host, 'failed', 'ssrf:blocked');
@@ -606,7 +606,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#pageTasks++;
     const started = Date.now();
     try {
-      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind));
+      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host));
       const retryable = result.status >= 500 || result.status === 429;
       // The server says how long to leave it alone (429, 503): the host waits that long, within the cap.
       const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;

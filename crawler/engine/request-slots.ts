@@ -33,12 +33,16 @@ export class RequestSlots {
     return running - this.#slow < this.#concurrency && running < this.#concurrency * (1 + SLOW_REQUESTS_PER_SLOT);
   }
 
-  /** Waits for `request`; past the slow threshold it stops counting as served until it settles. */
-  async waitFor<T>(request: Promise<T>): Promise<T> {
+  /**
+   * Waits for `request`; past the slow threshold it stops counting as served until it
+   * settles, and `onSlow` (if given) hears that this request stepped aside.
+   */
+  async waitFor<T>(request: Promise<T>, onSlow?: () => void): Promise<T> {
     let steppedAside = false;
     const timer = setTimeout(() => {
       steppedAside = true;
       this.#slow++;
+      onSlow?.();
       this.#onStepAside();
     }, this.#slowAfterMs);
     try {

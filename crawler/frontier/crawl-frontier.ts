@@ -125,6 +125,11 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
   park(host: H): void;
   /** Offers a parked host again. */
   unpark(host: H): void;
+  /**
+   * The host's request stepped aside (a slow server): the host stays in flight, but until it
+   * is released its URLs hold no other host back, as a tarpit must not stall the crawl.
+   */
+  stalled(host: H): void;
   /** Ends every queued URL of the host at once, in one transaction (robots.txt unavailable, budget spent, address refused). */
   close(host: H, as: PassedOver, reason: string): void;
 }
@@ -208,7 +213,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     const hold = (priority: number): boolean => {
       if (this.#inflightHosts === 0 && this.#scheduler.waitingCount === 0) return false;
       const above = this.#queued.rankedAbove(priority);
-      return above >= window && above - this.#parkedAbove(priority, above - window + 1) >= window;
+      return above >= window && above - this.#unavailableAbove(priority, above - window + 1) >= window;
     };
     const next = this.#scheduler.next(now, hold);
     if (next.kind === 'host') this.#setInflight(next.host, true);
@@ -221,12 +226,13 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   }
 
   /**
-   * Queued URLs of parked hosts that rank above this priority (counted up to `enough`): a host
-   * parked for side work cannot be asked until it is done, so its URLs hold no one back.
+   * Queued URLs of parked and stalled hosts that rank above this priority (counted up to
+   * `enough`): a host parked for side work, or whose request is stuck on a slow server, cannot
+   * be asked soon, so its URLs hold no one back.
    */
-  #parkedAbove(priority: number, enough: number): number {
+  #unavailableAbove(priority: number, enough: number): number {
     let count = 0;
-    for (const host of this.#parked) {
+    for (const host of this.#unavailable) {
       host.queue.forEachWhere(
         (p) => count < enough && this.#queued.ranksAbove(p, priority),
         (id, p) => {
@@ -337,7 +343,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
 
   release(host: H, responseMs: number, backoffMs = 0): void {
     this.#setInflight(host, false);
-    this.#parked.delete(host);
+    this.#unavailable.delete(host);
     const wait = politeWaitMs(this.#settings, responseMs, this.#policy.crawlDelaySeconds(host));
     host.nextAllowedAt = this.#now() + Math.max(wait, backoffMs);
     this.#scheduler.offer(host);
@@ -345,12 +351,16 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
 
   park(host: H): void {
     this.#setInflight(host, false);
-    this.#parked.add(host);
+    this.#unavailable.add(host);
   }
 
   unpark(host: H): void {
-    this.#parked.delete(host);
+    this.#unavailable.delete(host);
     this.#scheduler.offer(host);
+  }
+
+  stalled(host: H): void {
+    if (host.inflight) this.#unavailable.add(host);
   }
 
   close(host: H, as: PassedOver, reason: string): void {
@@ -409,7 +419,8 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
 
   readonly #turnRequests = new Map<number, TurnRequest[]>();
   #inflightHosts = 0;
-  readonly #parked = new Set<H>();
+  /** Parked hosts, and hosts whose request stepped aside: their URLs hold no one back. */
+  readonly #unavailable = new Set<H>();
 
   #setInflight(host: H, inflight: boolean): void {
     if (host.inflight !== inflight) this.#inflightHosts += inflight ? 1 : -1;

@@ -459,6 +459,27 @@ describe('CrawlFrontier: host turns follow the priorities across hosts', () => {
     assert.equal(next.kind === 'host' && next.host.id, 3, 'only the waiting host\'s URL counts against a window of two');
   });
 
+  it('a host whose request stepped aside holds no one back until it is released', () => {
+    const t = setUp();
+    for (let i = 1; i <= 5; i++) t.add(i, 1, 0.9);
+    t.add(10, 2, 0.1);
+    const first = t.frontier.next(t.now, Number.POSITIVE_INFINITY);
+    assert.equal(first.kind === 'host' && first.host.id, 1);
+    if (first.kind !== 'host') return;
+    t.frontier.take(first.host);
+    assert.equal(t.frontier.next(t.now, 1).kind, 'wait', 'while host 1\'s request is answered, host 2 waits for it');
+    t.frontier.stalled(first.host);
+    const next = t.frontier.next(t.now, 1);
+    assert.equal(next.kind === 'host' && next.host.id, 2, 'host 1 is stuck on a slow server: host 2 is asked');
+    if (next.kind === 'host') t.frontier.release(next.host, 0);
+    t.frontier.release(first.host, 0);
+    t.add(11, 2, 0.1);
+    t.advance(1000);
+    const after = t.frontier.next(t.now, 1);
+    assert.equal(after.kind === 'host' && after.host.id, 1, 'released, host 1\'s URLs count again and go first');
+    assert.equal(t.frontier.next(t.now, 1).kind, 'wait', 'and host 2 waits for them again');
+  });
+
   it('holds while the host with the best URLs is in flight, and lets a render\'s turn through', async () => {
     const t = setUp();
     for (let i = 1; i <= 3; i++) t.add(i, 1, 0.9);
