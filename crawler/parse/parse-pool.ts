@@ -16,6 +16,8 @@ interface PoolWorker {
   timer: NodeJS.Timeout | undefined;
   /** Whether it ever answered: a worker that dies before it does may not start at all here. */
   answered: boolean;
+  /** Whether it has loaded its modules: only then is it given a job, so that its start counts against no job's time-out. */
+  ready: boolean;
 }
 
 /** Workers in a row that died before answering, after which the pool parses inline. */
@@ -82,7 +84,7 @@ export class ParsePool {
 
   #dispatch(): void {
     for (const entry of this.#workers) {
-      if (entry.job !== undefined) continue;
+      if (entry.job !== undefined || !entry.ready) continue;
       const job = this.#queue.shift();
       if (job === undefined) return;
       this.#start(entry, job);
@@ -110,10 +112,15 @@ export class ParsePool {
   #spawn(): PoolWorker {
     // No execArgv: the parent's flags (say --input-type from a script) need not make sense for a worker.
     const worker = new Worker(this.#workerFile, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    const entry: PoolWorker = { worker, job: undefined, timer: undefined, answered: false };
-    worker.on('message', (msg: { analysis?: ResponseAnalysis; error?: string }) => {
+    const entry: PoolWorker = { worker, job: undefined, timer: undefined, answered: false, ready: false };
+    worker.on('message', (msg: { ready?: true; analysis?: ResponseAnalysis; error?: string }) => {
       entry.answered = true;
       this.#failedStarts = 0;
+      if (msg.ready === true) {
+        entry.ready = true;
+        this.#dispatch();
+        return;
+      }
       const job = this.#finish(entry);
       if (job !== undefined) {
         if (msg.analysis !== undefined) job.resolve(msg.analysis);

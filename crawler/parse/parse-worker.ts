@@ -12,7 +12,12 @@ import { analyseResponse, type ResponseInput } from './analyse-response.ts';
 const LARGE_BODY_BYTES = 1024 * 1024;
 const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
-/** Worker side of ParsePool: analyse each response and send the result back (one job at a time). */
+/**
+ * Worker side of ParsePool: say it is ready once its modules are loaded (a job's time-out
+ * must not count the worker's start), then analyse each response and send the result back
+ * (one job at a time).
+ */
+parentPort?.postMessage({ ready: true });
 parentPort?.on('message', (job: { input: ResponseInput }) => {
   const large = (job.input.body?.length ?? 0) >= LARGE_BODY_BYTES;
   let message: object;

@@ -2,6 +2,7 @@
 import { parentPort } from 'node:worker_threads';
 import { analyseResponse, type ResponseInput } from '../../crawler/parse/analyse-response.ts';
 
+parentPort?.postMessage({ ready: true });
 parentPort?.on('message', (job: { input: ResponseInput }) => {
   if (job.input.url.includes('stuck')) for (;;);
   parentPort?.postMessage({ analysis: analyseResponse(job.input) });
