@@ -413,16 +413,20 @@ describe('productToken', () => {
 });
 
 describe('cost on hostile files', () => {
-  /** Median milliseconds of `lookups` isAllowed calls on a parsed file, after the first (which compiles the rules). */
+  /**
+   * The fastest of seven rounds of `lookups` isAllowed calls on a parsed file, after the first
+   * call (which compiles the rules): the least-disturbed round is the cost itself, where a
+   * median still moves with whatever else the machine runs (npm test runs two files at once).
+   */
   function lookupMs(robots: ReturnType<typeof parseRobots>, lookups: number): number {
     isAllowed(robots, 'forager', '/');
-    const times: number[] = [];
-    for (let round = 0; round < 5; round++) {
+    let fastest = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 7; round++) {
       const started = performance.now();
       for (let i = 0; i < lookups; i++) isAllowed(robots, 'forager', `/dir${i % 977}/a/page${i}`);
-      times.push(performance.now() - started);
+      fastest = Math.min(fastest, performance.now() - started);
     }
-    return times.sort((a, b) => a - b)[2] as number;
+    return fastest;
   }
 
   test('26,000 rules cost a lookup about what 10 rules do', () => {
