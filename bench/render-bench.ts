@@ -152,7 +152,9 @@ try {
   const pastEarly = rendered.samples.filter((s) => s.pages >= EARLY_PAGES);
   const earlyWindow = pastEarly.filter((s) => s.pages < EARLY_PAGES * 1.3);
   const at200 = median((earlyWindow.length > 0 ? earlyWindow : pastEarly.slice(0, 1)).map((s) => s.mb));
-  const atEnd = median(rendered.samples.filter((s) => s.pages >= pages * 0.95).map((s) => s.mb));
+  // The last 5% of the pages the crawl stored (not of its budget: a smoke run's few pages may stop short of it).
+  const storedAtEnd = Math.max(0, ...rendered.samples.map((s) => s.pages));
+  const atEnd = median(rendered.samples.filter((s) => s.pages >= storedAtEnd * 0.95).map((s) => s.mb));
 
   const aloneDb = join(dir, 'static-alone.forager');
   childReport('forager --render never', await measured(forager(aloneDb, [`${web.static}/p/0`], staticPages, 'never'), undefined));
