@@ -38,6 +38,7 @@ import { reportSmoke } from './support/smoke.ts';
 import { startSites, type ServedSite } from './support/nginx-sites.ts';
 import { crossChecks, crossTables, measureCrossTopic, type CrossResult } from './focus/cross-bench.ts';
 import { CROSS_SITES, CROSS_TOPICS } from './focus/cross-site.ts';
+import { f2, mean } from './focus/figures.ts';
 import { fullCrawl } from './focus/full-crawls.ts';
 import { pathOf, realCrawl } from './focus/real-crawls.ts';
 import { judgeAgreement, loadSiteReplay, pst, replay, truthOf, type Agreement, type JudgeMode, type SiteReplay } from './focus/replay.ts';
@@ -102,16 +103,11 @@ interface TopicResult {
   realOrderingShare: Record<string, number>;
 }
 
-function mean(xs: readonly number[]): number {
-  return xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 }
 
-const f2 = (x: number): string => (Number.isNaN(x) ? '  -  ' : x.toFixed(2));
 
 async function measureTopic(site: SiteReplay, served: ServedSite, topic: Topic, tmp: string): Promise<TopicResult> {
   const truth = truthOf(site, topic.predicate);

@@ -8,6 +8,7 @@
  */
 import type { ServedSite } from '../support/nginx-sites.ts';
 import { siteOfName, sitePathOf, type CrossTopic } from './cross-site.ts';
+import { f2, mean } from './figures.ts';
 import { realCrawl } from './real-crawls.ts';
 import { pst, replay, truthOf, type SiteReplay } from './replay.ts';
 
@@ -130,9 +131,7 @@ export async function measureCrossTopic(topic: CrossTopic, o: CrossOptions): Pro
   return result;
 }
 
-const f2 = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '  -  ' : x.toFixed(2));
 const pct = (x: number | undefined): string => (x === undefined ? '  -' : `${Math.round(x * 100)}`.padStart(3));
-const mean = (xs: readonly number[]): number => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 /** The cross-site tables: PST per topic (real and lab), then each site's share of fetches against its share of hot pages. */
 export function crossTables(results: readonly CrossResult[], strategies: readonly string[], log: (line?: string) => void): void {
