@@ -13,6 +13,8 @@
  * PST at 10% from 0.55 to 0.60 in replays, and on the check half from 0.52 to 0.58.
  */
 
+import { MAX_TERMS } from './query-matcher.ts';
+
 export interface FeatureSpec {
   name: string;
   prior: number;
@@ -43,7 +45,23 @@ export const FEATURES = [
   { name: 'seed', prior: 10, note: 'a seed the user gave: every seeded site is entered before any is explored (an order, not evidence: never learnt)' },
 ] as const satisfies readonly FeatureSpec[];
 
-export const FEATURE_COUNT = FEATURES.length;
+/**
+ * Per query term, learnt per crawl: whether an in-link anchor names it, and whether the URL
+ * does. The query features above weigh every term by its rarity; these let the crawl learn
+ * that one term (mod of mod_ssl, write of write-ahead) keeps leading to cold pages while
+ * another leads to hot ones. Prior 0: the term's share of the query match says it first.
+ */
+export const TERM_FEATURES: readonly FeatureSpec[] = [
+  ...Array.from({ length: MAX_TERMS }, (_, i) => ({ name: `anchor-term-${i}`, prior: 0, note: `an in-link anchor names query term ${i + 1}` })),
+  ...Array.from({ length: MAX_TERMS }, (_, i) => ({ name: `url-term-${i}`, prior: 0, note: `its URL's words name query term ${i + 1}` })),
+];
+
+/** Where the per-term features start: anchor terms, then URL terms. */
+export const ANCHOR_TERMS = FEATURES.length;
+export const URL_TERMS = FEATURES.length + MAX_TERMS;
+
+export const ALL_FEATURES: readonly FeatureSpec[] = [...FEATURES, ...TERM_FEATURES];
+export const FEATURE_COUNT = ALL_FEATURES.length;
 
 type FeatureName = (typeof FEATURES)[number]['name'];
 
@@ -75,4 +93,4 @@ export const F = {
   seed: indexOf('seed'),
 } as const;
 
-export const PRIOR_WEIGHTS: readonly number[] = FEATURES.map((f) => f.prior);
+export const PRIOR_WEIGHTS: readonly number[] = ALL_FEATURES.map((f) => f.prior);

@@ -6,14 +6,15 @@ import type { PriorityExplanation, SignalExplanation } from '../../protocol/expl
 import { capacityFor } from '../columns.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
-import { F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS } from './features.ts';
+import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, PRIOR_WEIGHTS, URL_TERMS } from './features.ts';
 import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
 import { hubAnchor, hubUrl, looksLikeDownload } from './hubs.ts';
 import { LinkGraph } from './link-graph.ts';
 import { OnlineLogistic, SPARSE_SIZE, sparseSum } from './online-model.ts';
-import { QueryMatcher } from './query-matcher.ts';
+import { MAX_TERMS, QueryMatcher } from './query-matcher.ts';
 import { TemplateStats } from './template-stats.ts';
 import { SiteYields } from './site-yields.ts';
+import { smoothedYield } from './yields.ts';
 import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
 
 /*
@@ -46,6 +47,18 @@ export interface FocusedOptions {
 }
 
 const MAX_PARENTS = 3;
+/**
+ * A page's verdict says less about each of its links the more links it has: past this
+ * many, a parent lends each child its grade scaled by SELECTIVE_LINKS / links (pulled
+ * towards the crawl's mean). A page linking to hundreds (an index) says little about each.
+ */
+const SELECTIVE_LINKS = 128;
+/** A hot page with links this unselective (4 × SELECTIVE_LINKS links or more) makes no hot parent. */
+const HOT_SOURCE_SELECTIVITY = 0.25;
+
+function selectivity(links: number): number {
+  return links <= SELECTIVE_LINKS ? 1 : SELECTIVE_LINKS / links;
+}
 const MAX_CHILDREN = 512;
 const MIN_EPOCH = 8;
 const MAX_EPOCH = 256;
@@ -129,10 +142,11 @@ class FocusedStrategy implements OrderingStrategy {
       changed = true;
     }
     const anchor = this.#matcher.match(link.anchor);
-    const context = this.#matcher.match(link.context);
-    if (anchor > 0) {
-      urls.raiseAnchorBest(id, anchor);
-      urls.anchorSum[id]! += anchor;
+    const context = this.#matcher.match(link.context).score;
+    if (anchor.score > 0) {
+      urls.raiseAnchorBest(id, anchor.score);
+      urls.anchorSum[id]! += anchor.score;
+      urls.anchorTerms[id]! |= anchor.terms;
       changed = true;
     }
     if (context > 0) {
@@ -160,9 +174,9 @@ class FocusedStrategy implements OrderingStrategy {
     if (urls.has(id, FETCHED)) return;
     const grade = page.grade ?? (page.hot ? 1 : 0);
     this.#learn(id, grade);
-    this.#creditParents(id, grade);
     urls.set(id, page.hot ? FETCHED | HOT : FETCHED);
     urls.setGrade(id, grade);
+    this.#creditParents(id, grade);
     this.#fetchedPages++;
     this.#gradeSum += grade;
     this.#matcher.observe(page.terms);
@@ -170,11 +184,12 @@ class FocusedStrategy implements OrderingStrategy {
 
     const n = this.#collectChildren(id, page.outlinks, grade, page.hot);
     this.#graph.remember(id, this.#children, n);
-    if (page.hot) this.#distance.offer(id, 0, this.#distanceGraph);
+    // A list page (a glossary, a book index) is hot because it names everything: it is no hot parent.
+    if (page.hot && selectivity(n) >= HOT_SOURCE_SELECTIVITY) this.#distance.offer(id, 0, this.#distanceGraph);
     const childDistance = this.#distance.of(id) + 1;
     if (childDistance < FAR) for (let k = 0; k < n; k++) this.#distance.offer(this.#children[k] as number, childDistance, this.#distanceGraph);
     this.#updateSiblings(id, grade);
-    this.#templates.record(id, grade);
+    this.#templates.record(id, urls.templateGrade(id));
     this.#sites.record(id, grade);
     this.#templates.forEachMoved(id, this.#frozen.meanGrade, (url) => this.#touch(url));
 
@@ -213,9 +228,9 @@ class FocusedStrategy implements OrderingStrategy {
     const model = fetched ? this.#frozen : this.#modelOf(id);
     const x = this.#features(id, model);
     const signals: SignalExplanation[] = [];
-    FEATURES.forEach((f, j) => {
+    ALL_FEATURES.forEach((f, j) => {
       const contribution = (model.weights[j] as number) * (x[j] as number);
-      if (x[j] !== 0) signals.push({ name: f.name, value: x[j] as number, contribution, note: `${f.note}; weight ${(model.weights[j] as number).toFixed(2)} (prior ${f.prior})` });
+      if (x[j] !== 0) signals.push({ name: this.#featureName(j, f.name), value: x[j] as number, contribution, note: `${f.note}; weight ${(model.weights[j] as number).toFixed(2)} (prior ${f.prior})` });
     });
     const tokens = urls.tokens(id);
     const words = sparseSum(tokens, model.sparse);
@@ -244,7 +259,9 @@ class FocusedStrategy implements OrderingStrategy {
     let flags = KNOWN;
     if (resource) flags |= RESOURCE;
     if (url !== '') {
-      urls.setUrlMatch(id, this.#matcher.matchWords(urlTokens(url)));
+      const match = this.#matcher.matchWords(urlTokens(url));
+      urls.setUrlMatch(id, match.score);
+      urls.urlTerms[id] = match.terms;
       urls.raiseExpansion(id, this.#matcher.matchExpansion(url));
       urls.setTokens(id, urlWordTokens(url));
       this.#templates.add(id, url);
@@ -271,14 +288,31 @@ class FocusedStrategy implements OrderingStrategy {
   /** Delayed credit: the page's fetched parents are learnt again, towards DISCOUNT × its grade. */
   #creditParents(id: number, grade: number): void {
     const graph = this.#graph;
+    const urls = this.#urls;
     for (let k = graph.parentCount(id) - 1; k >= 0; k--) {
       const parent = graph.parent(id, k);
-      const x = this.#past.creditable(parent, DISCOUNT * grade, this.#urls.grade(parent));
-      if (x !== undefined) this.#model.learn(x, this.#urls.tokens(parent), DISCOUNT * grade, DELAYED_WEIGHT);
+      const x = this.#past.creditable(parent, DISCOUNT * grade, urls.grade(parent));
+      if (x !== undefined) this.#model.learn(x, urls.tokens(parent), DISCOUNT * grade, DELAYED_WEIGHT);
+      // A hub's language or version copies are worth what it led to, not only what it says itself.
+      this.#changeTemplateGrade(parent, () => urls.raiseCredit(parent, DISCOUNT * grade));
     }
   }
 
-  /** Dedupes the page's outlinks into #children and counts the page as their parent. Returns how many. */
+  /** Applies a change to a fetched page's grade or credit, and moves its templates' yields by what it changed. */
+  #changeTemplateGrade(page: number, change: () => void): void {
+    const urls = this.#urls;
+    const before = urls.templateGrade(page);
+    change();
+    const delta = urls.templateGrade(page) - before;
+    if (delta === 0) return;
+    this.#templates.regrade(page, delta);
+    this.#templates.forEachMoved(page, this.#frozen.meanGrade, (url) => this.#touch(url));
+  }
+
+  /**
+   * Dedupes the page's outlinks into #children and counts the page as their parent, its
+   * verdict diluted by how selective its links are (selectivity()). Returns how many.
+   */
   #collectChildren(page: number, outlinks: readonly number[], grade: number, hot: boolean): number {
     if (outlinks.length > this.#children.length) this.#children = new Int32Array(capacityFor(this.#children.length, outlinks.length));
     const urls = this.#urls;
@@ -288,10 +322,14 @@ class FocusedStrategy implements OrderingStrategy {
     for (const child of outlinks) {
       if (child === page || seen.has(child)) continue;
       seen.add(child);
-      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
       this.#children[n++] = child;
+    }
+    const lent = this.#lentGrade(grade, n);
+    for (let k = 0; k < n; k++) {
+      const child = this.#children[k] as number;
+      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
       this.#graph.addParent(child, page);
-      urls.addParent(child, grade);
+      urls.addParent(child, lent);
       if (urls.has(child, FETCHED)) {
         urls.countChild(page, urls.grade(child));
       } else {
@@ -300,31 +338,37 @@ class FocusedStrategy implements OrderingStrategy {
         this.#touch(child);
       }
     }
-    if (hot) for (let k = 0; k < n; k++) this.#touch(this.#children[k] as number);
+    if (hot && selectivity(n) >= HOT_SOURCE_SELECTIVITY) for (let k = 0; k < n; k++) this.#touch(this.#children[k] as number);
     return n;
+  }
+
+  /** The verdict a page lends each of its n links: its grade, pulled towards the crawl's mean as n grows past SELECTIVE_LINKS. */
+  #lentGrade(grade: number, n: number): number {
+    const mean = this.#frozen.meanGrade;
+    return mean + (grade - mean) * selectivity(n);
   }
 
   /** A fetched page's grade changed (a label): its children, its templates and the crawl's mean follow. */
   #regrade(page: number, grade: number, hot: boolean): void {
     const urls = this.#urls;
     const delta = grade - urls.grade(page);
-    urls.setGrade(page, grade);
+    this.#changeTemplateGrade(page, () => urls.setGrade(page, grade));
     this.#gradeSum += delta;
+    const children = this.#graph.childrenOf(page) ?? [];
+    const lentShare = selectivity(children.length);
     if (hot) {
       urls.set(page, HOT);
-      this.#distance.offer(page, 0, this.#distanceGraph);
+      if (lentShare >= HOT_SOURCE_SELECTIVITY) this.#distance.offer(page, 0, this.#distanceGraph);
     } else {
       urls.clear(page, HOT);
     }
-    const children = this.#graph.childrenOf(page) ?? [];
+    const lent = this.#lentGrade(grade, children.length);
     for (const child of children) {
       if (urls.has(child, FETCHED)) continue;
-      urls.regradeParent(child, delta, grade);
+      urls.regradeParent(child, delta * lentShare, lent);
       this.#touch(child);
     }
-    this.#templates.regrade(page, delta);
     this.#sites.regrade(page, delta);
-    this.#templates.forEachMoved(page, this.#frozen.meanGrade, (url) => this.#touch(url));
   }
 
   /** The page is a crawled sibling of every other child of its stored parents. */
@@ -453,11 +497,20 @@ class FocusedStrategy implements OrderingStrategy {
     x[F.download] = urls.has(id, DOWNLOAD) ? 1 : 0;
     x[F.resource] = urls.has(id, RESOURCE) ? 1 : 0;
     x[F.seed] = urls.has(id, SEED) ? 1 : 0;
+    const anchorTerms = urls.anchorTerms[id] as number;
+    const urlTerms = urls.urlTerms[id] as number;
+    for (let i = 0; i < MAX_TERMS; i++) {
+      x[ANCHOR_TERMS + i] = (anchorTerms >> i) & 1;
+      x[URL_TERMS + i] = (urlTerms >> i) & 1;
+    }
     return x;
   }
-}
 
-/** Yield of n fetched pages with these grades, with two pages of the mean as a prior, minus the mean. */
-function smoothedYield(n: number, gradeSum: number, mean: number): number {
-  return n === 0 ? 0 : (gradeSum + 2 * mean) / (n + 2) - mean;
+  /** A per-term feature is named by its term (anchor-term:trigger). */
+  #featureName(j: number, name: string): string {
+    const terms = this.#matcher.queryTerms;
+    if (j >= URL_TERMS) return `url-term:${terms[j - URL_TERMS] ?? '?'}`;
+    if (j >= ANCHOR_TERMS) return `anchor-term:${terms[j - ANCHOR_TERMS] ?? '?'}`;
+    return name;
+  }
 }

@@ -22,6 +22,16 @@ const WORD = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{Lo}\p{Lt
 const INFIX_MIN = 4;
 const COMPOUND_CREDIT = 0.5;
 const CACHE_LIMIT = 100_000;
+/** Query terms past this many share no per-term evidence of their own (features.ts). */
+export const MAX_TERMS = 8;
+
+/** What a text names of the query: match() in [0, 1], and a bit per query term it names (term i: bit i). */
+export interface QueryMatch {
+  score: number;
+  terms: number;
+}
+
+const NO_MATCH: QueryMatch = { score: 0, terms: 0 };
 
 /** The words of a text as identifiers are written, lower-cased. */
 export function identifierWords(text: string): string[] {
@@ -34,7 +44,7 @@ export class QueryMatcher {
   readonly queryTerms: readonly string[];
   readonly #idf = new IdfEstimator({ background: backgroundIdf() });
   #weights: Float64Array;
-  readonly #cache = new Map<string, number>();
+  readonly #cache = new Map<string, QueryMatch>();
   /** Feedback terms (expansion.ts) and the share of them each text names. */
   #expansion: readonly string[] = [];
   #expansionKeys: RegExp | null = null;
@@ -66,8 +76,8 @@ export class QueryMatcher {
   }
 
   /** match(text) for prose or an identifier. */
-  match(text: string): number {
-    if (text === '' || !mayName(text, this.#keys)) return 0;
+  match(text: string): QueryMatch {
+    if (text === '' || !mayName(text, this.#keys)) return NO_MATCH;
     let m = this.#cache.get(text);
     if (m === undefined) {
       m = this.matchWords(identifierWords(text));
@@ -78,15 +88,20 @@ export class QueryMatcher {
   }
 
   /** match() of words already split (URL tokens). */
-  matchWords(words: readonly string[]): number {
+  matchWords(words: readonly string[]): QueryMatch {
     const stems = termsOfWords(words);
-    let sum = 0;
+    let score = 0;
+    let terms = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {
       const q = this.queryTerms[i] as string;
-      if (stems.includes(q)) sum += this.#weights[i] as number;
-      else if (words.some((w) => namesInside(w, q))) sum += COMPOUND_CREDIT * (this.#weights[i] as number);
+      let credit = 0;
+      if (stems.includes(q)) credit = 1;
+      else if (words.some((w) => namesInside(w, q))) credit = COMPOUND_CREDIT;
+      if (credit === 0) continue;
+      score += credit * (this.#weights[i] as number);
+      if (i < MAX_TERMS) terms |= 1 << i;
     }
-    return sum;
+    return score === 0 && terms === 0 ? NO_MATCH : { score, terms };
   }
 
   /** Takes a new set of feedback terms (stems). */

@@ -1,11 +1,10 @@
 import { enlarge } from '../../memory/enlarge.ts';
 import { capacityFor, KeyIndex } from '../columns.ts';
 import { urlTemplates, FOLDER } from './url-templates.ts';
+import { smoothedYield } from './yields.ts';
 
 /** Template slots per URL: the folder template, then its first copy template. */
 export const SLOTS = 2;
-/** Prior pages of the crawl's mean grade in a template's yield, so one page does not decide it. */
-const PRIOR_PAGES = 2;
 /**
  * Yields are rounded to steps of this size. A URL's yield then changes only when its
  * template's rounded yield does, and that is when its URLs are re-scored, so a queued
@@ -110,9 +109,7 @@ export class TemplateStats {
 
   #yield(key: number, meanGrade: number): number {
     if (key < 0) return 0;
-    const n = this.#fetched[key] as number;
-    if (n === 0) return 0;
-    const y = ((this.#gradeSum[key] as number) + PRIOR_PAGES * meanGrade) / (n + PRIOR_PAGES) - meanGrade;
+    const y = smoothedYield(this.#fetched[key] as number, this.#gradeSum[key] as number, meanGrade);
     return Math.fround(Math.round(y / YIELD_STEP) * YIELD_STEP);
   }
 

@@ -54,6 +54,9 @@ export class UrlEvidence {
   #anchorBest = new Uint8Array(0);
   anchorSum = new Float32Array(0);
   contextSum = new Float32Array(0);
+  /** Per query term (bit i: term i): named by some in-link anchor, and by the URL's words. */
+  anchorTerms = new Uint8Array(0);
+  urlTerms = new Uint8Array(0);
   #urlMatch = new Uint8Array(0);
   #indexBody = new Uint8Array(0);
   #indexTitle = new Uint8Array(0);
@@ -69,6 +72,8 @@ export class UrlEvidence {
   children = new Uint16Array(0);
   childGradeSum = new Float32Array(0);
   #grade = new Uint8Array(0);
+  /** For a fetched page: the best share of a child's grade it was credited with (delayed credit). */
+  #credit = new Uint8Array(0);
   priority = new Float64Array(0);
   /** URL word tokens, packed: tokens of id are tokenData[tokenStart[id] .. + tokenCount[id]). */
   #tokenData = new Uint16Array(1024);
@@ -86,6 +91,8 @@ export class UrlEvidence {
     this.#anchorBest = enlarge(this.#anchorBest, c);
     this.anchorSum = enlarge(this.anchorSum, c);
     this.contextSum = enlarge(this.contextSum, c);
+    this.anchorTerms = enlarge(this.anchorTerms, c);
+    this.urlTerms = enlarge(this.urlTerms, c);
     this.#urlMatch = enlarge(this.#urlMatch, c);
     this.#indexBody = enlarge(this.#indexBody, c);
     this.#indexTitle = enlarge(this.#indexTitle, c);
@@ -98,6 +105,7 @@ export class UrlEvidence {
     this.children = enlarge(this.children, c);
     this.childGradeSum = enlarge(this.childGradeSum, c);
     this.#grade = enlarge(this.#grade, c);
+    this.#credit = enlarge(this.#credit, c);
     this.priority = enlarge(this.priority, c);
     this.#tokenStart = enlarge(this.#tokenStart, c);
     this.#tokenCount = enlarge(this.#tokenCount, c);
@@ -203,6 +211,19 @@ export class UrlEvidence {
 
   setGrade(id: number, grade: number): void {
     this.#grade[id] = toByte(grade);
+  }
+
+  /** What a fetched page counts as in its templates' yields: its grade, or what its children earned it if more. */
+  templateGrade(id: number): number {
+    return Math.max(this.#grade[id] as number, this.#credit[id] as number) / 255;
+  }
+
+  /** Raises the credit a fetched page earned through a child; true when it rose. */
+  raiseCredit(id: number, credit: number): boolean {
+    const b = toByte(credit);
+    if (b <= (this.#credit[id] as number)) return false;
+    this.#credit[id] = b;
+    return true;
   }
 
   setTokens(id: number, tokens: readonly number[]): void {

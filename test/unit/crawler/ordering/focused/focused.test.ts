@@ -203,6 +203,55 @@ describe('focused strategy: what fetched pages teach', () => {
     assert.ok(c.priority(u('/wal-59.html')) > c.priority(u('/misc-59.html')));
   });
 
+  it('a query term that keeps leading to cold pages loses weight, the other term keeps it', () => {
+    const c = new Crawl('triggers and trigger functions');
+    c.seed(u('/'));
+    const links: Link[] = [];
+    for (let i = 0; i < 60; i++) links.push({ url: u(`/t${i}.html`), anchor: `Trigger ${i}` }, { url: u(`/f${i}.html`), anchor: `Functions ${i}` });
+    c.fetch(u('/'), { links });
+    for (let i = 0; i < 40; i++) {
+      c.fetch(u(`/t${i}.html`), { hot: true });
+      c.fetch(u(`/f${i}.html`), { hot: false });
+    }
+    const fn = c.contribution(u('/f59.html'), 'anchor-term:function');
+    assert.ok(fn < -0.3, `anchor-term:function ${fn}`);
+    assert.ok(fn < c.contribution(u('/t59.html'), 'anchor-term:trigger'));
+    assert.ok(c.priority(u('/t59.html')) > c.priority(u('/f59.html')));
+  });
+
+  it('a page with hundreds of links lends each little of its verdict, and is no hot parent', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    const many = Array.from({ length: 600 }, (_, i) => u(`/entry-${i}.html`));
+    c.fetch(u('/'), { links: [u('/glossary.html'), u('/guide.html')] });
+    c.fetch(u('/glossary.html'), { hot: true, links: many });
+    c.fetch(u('/guide.html'), { hot: true, links: [u('/chapter.html')] });
+    const listed = c.value(u('/entry-1.html'), 'parent-mean');
+    assert.ok(listed < 0.8, `parent-mean of a glossary entry ${listed}`);
+    assert.ok(Math.abs(c.value(u('/chapter.html'), 'parent-mean') - 1) < 0.01, 'a selective page lends its whole verdict');
+    assert.equal(c.value(u('/entry-1.html'), 'hot-parent'), 0);
+    assert.equal(c.value(u('/chapter.html'), 'hot-parent'), 1);
+    assert.ok(c.priority(u('/chapter.html')) > c.priority(u('/entry-1.html')));
+  });
+
+  it('a hub whose children turn hot earns their yield for its copies in other languages', () => {
+    const c = new Crawl();
+    c.seed(u('/'));
+    const langs = ['en', 'de', 'fr', 'it'];
+    c.fetch(u('/'), { links: [...langs.map((l) => u(`/${l}/index.html`)), u('/misc/a.html'), u('/misc/b.html')] });
+    c.fetch(u('/misc/a.html'), { grade: 0.2 });
+    const before = c.value(u('/fr/index.html'), 'copies');
+    c.fetch(u('/en/index.html'), { grade: 0.1, links: [u('/en/ch1.html'), u('/en/ch2.html')] });
+    c.fetch(u('/de/index.html'), { grade: 0.1, links: [u('/de/ch1.html')] });
+    const cold = c.value(u('/fr/index.html'), 'copies');
+    assert.ok(cold < before, `two cold language indexes lower their copies' yield (${before} → ${cold})`);
+    c.fetch(u('/en/ch1.html'), { hot: true });
+    c.fetch(u('/de/ch1.html'), { hot: true });
+    const credited = c.value(u('/fr/index.html'), 'copies');
+    assert.ok(credited > cold, `children found hot raise it again (${cold} → ${credited})`);
+    assert.ok(c.strategy.explain(c.id(u('/it/index.html'))).priority > c.priority(u('/misc/b.html')));
+  });
+
   it('a user label teaches at once and clearing it restores the judge\'s grade', () => {
     const c = new Crawl();
     c.seed(u('/'));

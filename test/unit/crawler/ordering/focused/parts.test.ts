@@ -15,15 +15,26 @@ describe('query matcher', () => {
 
   it('weighs query terms by idf², and credits a long stem inside a word by half', () => {
     const m = new QueryMatcher('sockets');
-    assert.equal(m.match('Socket programming'), 1);
-    assert.equal(m.match('websockets'), 0.5);
-    assert.equal(m.match('Weather'), 0);
+    assert.equal(m.match('Socket programming').score, 1);
+    assert.equal(m.match('websockets').score, 0.5);
+    assert.equal(m.match('Weather').score, 0);
     const log = new QueryMatcher('logging');
-    assert.equal(log.match('logical decoding'), 0, 'a three-letter stem counts only as a whole word');
+    assert.equal(log.match('logical decoding').score, 0, 'a three-letter stem counts only as a whole word');
     const two = new QueryMatcher('working with submodules');
-    assert.ok(two.match('submodules') > 0.5, 'the rare term carries the query');
-    assert.ok(two.match('working') < 0.5);
+    assert.ok(two.match('submodules').score > 0.5, 'the rare term carries the query');
+    assert.ok(two.match('working').score < 0.5);
     assert.ok(Math.abs(two.weights().reduce((a, b) => a + b, 0) - 1) < 1e-12);
+  });
+
+  it('says which query terms a text names, one bit per term', () => {
+    const m = new QueryMatcher('triggers and trigger functions');
+    assert.deepEqual(m.queryTerms, ['trigger', 'function']);
+    assert.equal(m.match('CREATE TRIGGER').terms, 0b01);
+    assert.equal(m.match('Mathematical Functions and Operators').terms, 0b10);
+    assert.equal(m.match('Trigger Functions').terms, 0b11);
+    assert.equal(m.match('Event triggers').terms, 0b01, 'a stem inside a longer word names its term too');
+    assert.equal(m.matchWords(['sql', 'createtrigger']).terms, 0b01);
+    assert.equal(m.match('Indexes').terms, 0);
   });
 
   it('matches a search index\'s stems and the feedback terms', () => {
