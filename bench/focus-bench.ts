@@ -30,7 +30,7 @@
  *
  *   npm run bench:focus [-- --sites python,git] [--topics py-xml,…] [--half tuning|check|all]
  *                       [--strategies bfs,naive,focused] [--no-real] [--real-runs 2] [--no-cost] [--runs 1] [--json]
- *                       [--no-single] [--no-cross] [--smoke]
+ *                       [--no-single] [--no-cross] [--ablation] [--smoke]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,7 @@ import { parseArgs } from 'node:util';
 import { runJsonChild } from './support/child-run.ts';
 import { reportSmoke } from './support/smoke.ts';
 import { startSites, type ServedSite } from './support/nginx-sites.ts';
+import { ablateTopic, ablationTable, type AblationRow } from './focus/ablation.ts';
 import { crossChecks, crossTables, measureCrossTopic, type CrossResult } from './focus/cross-bench.ts';
 import { CROSS_SITES, CROSS_TOPICS } from './focus/cross-site.ts';
 import { f2, mean } from './focus/figures.ts';
@@ -66,6 +67,7 @@ const { values } = parseArgs({
     'no-single': { type: 'boolean' },
     'no-cross': { type: 'boolean' },
     smoke: { type: 'boolean' },
+    ablation: { type: 'boolean' },
   },
 });
 /**
@@ -305,6 +307,7 @@ const served = await startSites(sites.map((s: BenchSite) => ({ name: s.key, root
 try {
   const servedOf = (key: string): ServedSite => served.sites.find((s) => s.name === key) as ServedSite;
   const results: TopicResult[] = [];
+  const ablations: AblationRow[] = [];
   for (const site of sites) {
     const siteTopics = topics.filter((t) => t.site === site.key);
     if (siteTopics.length === 0) continue;
@@ -314,6 +317,7 @@ try {
     for (const topic of siteTopics) {
       const r = await measureTopic(replaySite, servedOf(site.key), topic, tmp);
       results.push(r);
+      if (values.ablation) ablations.push(ablateTopic(replaySite, topic, truthOf(replaySite, topic.predicate), Math.max(1, Math.round(0.1 * replaySite.htmlPages))));
       log(`  ${topic.key} (${topic.half}): "${topic.query}", ${topic.predicate}: ${r.hot} hot of ${r.htmlPages}; focused ${(r.real.focused ?? r.lab.default.focused ?? []).map(f2).join(' ')}`);
     }
   }
@@ -333,6 +337,7 @@ try {
     topicTable(rs, (r) => r.lab.default, 'Lab replays, default mode');
     topicTable(rs, (r) => r.lab.hot, 'Lab replays, --hot mode (the predicate is the judge)');
     judgeTable(rs);
+    if (values.ablation) ablationTable(ablations.filter((a) => a.topic.half === which), log);
   }
   const crossResults: CrossResult[] = [];
   if (crossTopics.length > 0) {

@@ -9,6 +9,7 @@ import { loadLabGraph } from '../../crawler/lab/load.ts';
 import type { LabGraph } from '../../crawler/lab/graph.ts';
 import { LabPageTexts } from '../../crawler/lab/page-texts.ts';
 import { virtualCrawl } from '../../crawler/lab/virtual-crawl.ts';
+import { createFocusedStrategy } from '../../crawler/ordering/focused/focused.ts';
 import { createStrategy } from '../../crawler/ordering/registry.ts';
 import { parseHotPredicate } from '../../crawler/relevance/hot.ts';
 import { CrawlJudge } from '../../crawler/relevance/judge.ts';
@@ -65,10 +66,17 @@ function judgeFor(topic: TopicText, mode: JudgeMode): CrawlJudge {
 
 /**
  * The replayed fetch order of one strategy (every stored page fetched counts, whatever it
- * is); `clairvoyant` is the ceiling that knows `truth` (clairvoyant.ts).
+ * is); `clairvoyant` is the ceiling that knows `truth` (clairvoyant.ts). `without` holds
+ * those focused features at 0 (an ablation).
  */
-export function replay(site: SiteReplay, topic: TopicText, strategy: string, mode: JudgeMode, maxFetches: number, truth: Uint8Array): Int32Array {
-  const ordering = strategy === 'clairvoyant' ? createClairvoyantStrategy(site.graph, truth) : createStrategy(strategy, { query: topic.query, randomSeed: 1 });
+export function replay(site: SiteReplay, topic: TopicText, strategy: string, mode: JudgeMode, maxFetches: number, truth: Uint8Array, without?: readonly string[]): Int32Array {
+  const context = { query: topic.query, randomSeed: 1 };
+  const ordering =
+    strategy === 'clairvoyant'
+      ? createClairvoyantStrategy(site.graph, truth)
+      : without !== undefined && strategy === 'focused'
+        ? createFocusedStrategy(context, { without })
+        : createStrategy(strategy, context);
   const crawl = virtualCrawl(site.graph, ordering, maxFetches, {
     verdict: site.texts.liveVerdicts(judgeFor(topic, mode), site.graph.urls),
   });

@@ -1,8 +1,9 @@
 /*
  * The features of an unfetched URL that the link model weighs, with their prior weights
  * (log-odds units, so +0.69 doubles the odds) and what they mean. Query features are in
- * [0, 1] (share of the query's weight named, query-matcher.ts); yields are a smoothed mean
- * grade of fetched pages minus the crawl's mean grade, in [-1, 1].
+ * [0, 1] (share of the query's weight named, query-matcher.ts); yields are the log-odds of
+ * a smoothed mean grade of fetched pages minus the log-odds of the crawl's mean grade
+ * (yields.ts): with the mean at 0.1, one hot sibling is worth more than a shift of 0.2.
  *
  * The priors make the first page's order a best-first crawl on anchor text and URL words,
  * as a naive crawler would, with hubs early; the model then moves them (online-model.ts).

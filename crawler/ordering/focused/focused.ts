@@ -6,7 +6,8 @@ import type { PriorityExplanation, SignalExplanation } from '../../protocol/expl
 import { capacityFor } from '../columns.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
-import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, PRIOR_WEIGHTS, URL_TERMS } from './features.ts';
+import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS, URL_TERMS } from './features.ts';
+import { UsageError } from '../../errors.ts';
 import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
 import { hubAnchor, hubUrl, looksLikeDownload } from './hubs.ts';
 import { LinkGraph } from './link-graph.ts';
@@ -26,6 +27,12 @@ import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE
  * (url-templates.ts). The priority is the model's log-odds that the page is relevant;
  * explain() lists each feature's contribution, and they add up to it.
  *
+ * A parent's verdict counts by how selective its links are (#lentGrade): a book index or
+ * glossary is hot because it names everything, and lends each of its hundreds of children
+ * little. A fetched page counts in its URL templates as the better of its own grade and its
+ * delayed credit (half its best child's grade), so a hub's copies in other languages rise
+ * once the hub led somewhere.
+ *
  * Learning: every fetched page is one example, with the features it had just before it
  * was fetched and the judge's grade as the target; its fetched parents are learnt again
  * towards a share of that grade (delayed-credit.ts). Scoring uses the weights frozen at
@@ -44,6 +51,22 @@ import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE
 export interface FocusedOptions {
   /** Fetched pages whose outlinks and features are kept for sibling updates and delayed credit. Default 20,000. */
   window?: number;
+  /**
+   * Features held at 0, to measure what each carries (bench:focus --ablation): names from
+   * features.ts, or `anchor-term` and `url-term` for every per-term feature of that kind.
+   */
+  without?: readonly string[];
+}
+
+/** The feature indices a `without` list names; an unknown name is a usage error. */
+function heldFeatures(names: readonly string[]): number[] {
+  return names.flatMap((name) => {
+    if (name === 'anchor-term') return Array.from({ length: MAX_TERMS }, (_, i) => ANCHOR_TERMS + i);
+    if (name === 'url-term') return Array.from({ length: MAX_TERMS }, (_, i) => URL_TERMS + i);
+    const j = FEATURES.findIndex((f) => f.name === name);
+    if (j < 0) throw new UsageError(`unknown focused feature "${name}"; choose from ${[...FEATURES.map((f) => f.name), 'anchor-term', 'url-term'].join(', ')}`, { feature: name });
+    return [j];
+  });
 }
 
 const MAX_PARENTS = 3;
@@ -97,6 +120,7 @@ class FocusedStrategy implements OrderingStrategy {
   readonly #sites = new SiteYields();
   readonly #changes = new ChangeSet();
   readonly #x = new Float64Array(FEATURE_COUNT);
+  readonly #heldAtZero: readonly number[];
   #dirty: number[] = [];
   #children = new Int32Array(1024);
   /** Reused by each fetched page to drop its repeated links. */
@@ -115,6 +139,7 @@ class FocusedStrategy implements OrderingStrategy {
   constructor(context: OrderingContext, options: FocusedOptions) {
     this.#matcher = new QueryMatcher(context.query);
     this.#expansion = new ExpansionTerms(this.#matcher.queryTerms);
+    this.#heldAtZero = heldFeatures(options.without ?? []);
     const window = options.window ?? 20_000;
     this.#graph = new LinkGraph({ maxParents: MAX_PARENTS, maxChildren: MAX_CHILDREN, window });
     this.#past = new PastFeatures(window);
@@ -503,6 +528,7 @@ class FocusedStrategy implements OrderingStrategy {
       x[ANCHOR_TERMS + i] = (anchorTerms >> i) & 1;
       x[URL_TERMS + i] = (urlTerms >> i) & 1;
     }
+    for (const j of this.#heldAtZero) x[j] = 0;
     return x;
   }
 

@@ -272,6 +272,18 @@ describe('focused strategy: what fetched pages teach', () => {
 });
 
 describe('focused strategy: explain and incremental updates', () => {
+  it('holds the features an ablation names at 0, and refuses a name it does not know', () => {
+    const full = createFocusedStrategy({ query: QUERY, randomSeed: 1 });
+    const ablated = createFocusedStrategy({ query: QUERY, randomSeed: 1 }, { without: ['anchor-best', 'anchor-term'] });
+    for (const strategy of [full, ablated]) strategy.linked({ srcId: null, dstId: 1, isNew: true, url: u('/a.html'), depth: 0, anchor: 'Socket servers', context: '' });
+    const names = (s: OrderingStrategy): string[] => s.explain(1).signals.map((x) => x.name);
+    assert.ok(names(full).includes('anchor-best') && names(full).includes('anchor-term:socket'));
+    assert.ok(!names(ablated).includes('anchor-best') && !names(ablated).some((n) => n.startsWith('anchor-term')));
+    assert.ok(names(ablated).includes('anchor-sum'), 'other features stay');
+    assert.ok(full.priority(1) > ablated.priority(1));
+    assert.throws(() => createFocusedStrategy({ query: QUERY, randomSeed: 1 }, { without: ['anchors'] }), /unknown focused feature "anchors"/);
+  });
+
   it('explain\'s contributions add up to the queued priority', () => {
     const c = new Crawl();
     c.seed(u('/'));
