@@ -686,7 +686,15 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const orderingStarted = performance.now();
     // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
     for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
-    this.#strategy.fetched({ id: task.id, relevance: recorded.relevance ?? 0, hot: recorded.hot, grade: recorded.grade, terms: recorded.terms, outlinks: recorded.outlinks });
+    this.#strategy.fetched({
+      id: task.id,
+      relevance: recorded.relevance ?? 0,
+      hot: recorded.hot,
+      grade: recorded.grade,
+      terms: recorded.terms,
+      outlinks: recorded.outlinks,
+      ...(recorded.acronyms === undefined ? {} : { acronyms: recorded.acronyms }),
+    });
     this.#frontier.reprioritise();
     this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
     if (recorded.hot) this.#hotThisRun++;

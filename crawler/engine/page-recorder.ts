@@ -12,6 +12,7 @@ import type { PageStore } from '../store/page-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { JudgedPage, PageJudge } from '../relevance/judge.ts';
+import type { Acronym } from '../relevance/acronyms.ts';
 import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
 import { RenderStore, type PageRequisites, type RenderRecord } from '../store/render-store.ts';
@@ -26,6 +27,8 @@ export interface RecordedPage {
   hot: boolean;
   /** The judge's graded verdict (Judgement.grade). */
   grade: number;
+  /** Acronyms of the query's phrases the page defined first (Judgement.acronyms). */
+  acronyms?: readonly Acronym[];
   /** The page's distinct content terms, as stored. */
   terms: string[];
   /** Ids of the URLs it links to, in page order, without repeats. */

@@ -1,8 +1,17 @@
+import type { Acronym } from '../relevance/acronyms.ts';
 import type { JudgedPage, PageJudge } from '../relevance/judge.ts';
 import { termCounts } from '../relevance/text.ts';
 import { LabRows } from '../library/lab-rows.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import type { LabGraph } from './graph.ts';
+
+/** What the lab tells a strategy of a fetched page: the judge's verdict and the acronyms the page defined. */
+export interface LabVerdict {
+  relevance: number;
+  hot: boolean;
+  grade?: number;
+  acronyms?: readonly Acronym[];
+}
 
 /** A stored page's words, as the judge reads them. */
 type PageWords = Omit<JudgedPage, 'urlId' | 'site'>;
@@ -44,12 +53,12 @@ export class LabPageTexts {
    * Verdicts from a fresh judge, asked in the order the replay fetches pages (each page
    * once). A page without text gets what the crawl gives it: relevance 0, not hot.
    */
-  liveVerdicts(judge: PageJudge, urls: readonly string[]): (node: number) => { relevance: number; hot: boolean; grade: number } {
+  liveVerdicts(judge: PageJudge, urls: readonly string[]): (node: number) => LabVerdict {
     return (node) => {
       const page = this.#pages[node];
       if (page === undefined) return { relevance: 0, hot: false, grade: 0 };
       const verdict = judge.judge({ urlId: node, site: originOf(urls[node] ?? ''), ...page });
-      return { relevance: verdict.relevance ?? 0, hot: verdict.hot, grade: verdict.grade };
+      return { relevance: verdict.relevance ?? 0, hot: verdict.hot, grade: verdict.grade, ...(verdict.acronyms === undefined ? {} : { acronyms: verdict.acronyms }) };
     };
   }
 }

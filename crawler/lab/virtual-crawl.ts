@@ -1,6 +1,7 @@
 import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import { urlKindOf } from '../store/url-kind.ts';
 import type { LabGraph } from './graph.ts';
+import type { LabVerdict } from './page-texts.ts';
 import { LabHeap } from './heap.ts';
 
 export interface VirtualCrawlResult {
@@ -33,7 +34,7 @@ export interface VirtualCrawlOptions {
    * The verdict the strategy is told for each fetched node, asked once per page in fetch
    * order. Default: the graph's stored relevance and hot flag.
    */
-  verdict?: (node: number) => { relevance: number; hot: boolean; grade?: number };
+  verdict?: (node: number) => LabVerdict;
 }
 
 /**
@@ -155,7 +156,15 @@ export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budget
     const hints = strategy.hinted === undefined ? undefined : graph.hints.get(id);
     if (hints !== undefined) for (const hint of hints) strategy.hinted?.(hint);
     const verdict = options.verdict?.(id) ?? { relevance: relevance[id] as number, hot: hot[id] === 1 };
-    strategy.fetched({ id, relevance: verdict.relevance, hot: verdict.hot, ...(verdict.grade === undefined ? {} : { grade: verdict.grade }), terms: termsOf(graph, id), outlinks });
+    strategy.fetched({
+      id,
+      relevance: verdict.relevance,
+      hot: verdict.hot,
+      ...(verdict.grade === undefined ? {} : { grade: verdict.grade }),
+      ...(verdict.acronyms === undefined ? {} : { acronyms: verdict.acronyms }),
+      terms: termsOf(graph, id),
+      outlinks,
+    });
     requeueChanged();
   }
 

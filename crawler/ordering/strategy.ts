@@ -1,3 +1,4 @@
+import type { Acronym } from '../relevance/acronyms.ts';
 import type { UrlHint, UrlKind } from '../parse/url-kind.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 
@@ -55,6 +56,8 @@ export interface PageVerdict {
   terms: readonly string[];
   /** Ids of the URLs the page links to (as given in linked()). */
   outlinks: readonly number[];
+  /** Acronyms of the query's phrases the judge first saw defined on this page: from now on they name those terms. */
+  acronyms?: readonly Acronym[];
 }
 
 export interface OrderingStrategy {

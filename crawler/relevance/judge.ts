@@ -1,3 +1,4 @@
+import { QueryAcronyms, type Acronym } from './acronyms.ts';
 import { createHotRule, RelativeToBestRule, type HotPage, type HotRule } from './hot.ts';
 import { blendRelevance, LabelModel, type LabelledText } from './labels.ts';
 import { evidenceOfRelevance, RelevanceModel } from './relevance.ts';
@@ -16,6 +17,8 @@ export interface Judgement {
    * 0 below (S / (S + S_bar) in evidence units); 1 or 0 for a label or a predicate.
    */
   grade: number;
+  /** Acronyms of the query's phrases this page defined first (acronyms.ts); absent when none. */
+  acronyms?: readonly Acronym[];
 }
 
 /** A parsed page as the judge sees it: the hot rule's view of a page, before relevance is known. */
@@ -57,7 +60,7 @@ export interface KnownLabel extends LabelledText {
 
 /**
  * The crawl's judge: IS'(P,Q) from the relevance model (idf estimated from the pages
- * judged so far), blended with the label model once the user has labelled enough pages,
+ * judged so far, acronyms of the query's phrases counted once a page defines them), blended with the label model once the user has labelled enough pages,
  * then the hot rule. A labelled page's verdict is its label. It holds no database: the
  * engine gives it a collection's history, the lab replays a stored crawl through it.
  */
@@ -67,9 +70,11 @@ export class CrawlJudge implements PageJudge {
   readonly #templates = new TemplateLines();
   readonly #labels = new LabelModel();
   readonly #labelOf = new Map<number, boolean>();
+  readonly #acronyms: QueryAcronyms;
 
   constructor(settings: JudgeSettings) {
     this.#relevance = new RelevanceModel(settings.query);
+    this.#acronyms = new QueryAcronyms(settings.query);
     this.#hot = createHotRule(settings.hotPredicate ?? undefined, settings.hotThreshold ?? undefined);
   }
 
@@ -103,6 +108,13 @@ export class CrawlJudge implements PageJudge {
   }
 
   judge(page: JudgedPage): Judgement {
+    const acronyms = this.#acronyms.observe(page.text);
+    for (const acronym of acronyms) this.#relevance.addSynonym(acronym.term, acronym.longForm);
+    const judgement = this.#judge(page);
+    return acronyms.length === 0 ? judgement : { ...judgement, acronyms };
+  }
+
+  #judge(page: JudgedPage): Judgement {
     const navigation = this.#templates.takePage(page.site, page.text, page.lineHashes);
     const relevance = this.#relevanceOf(page, navigation);
     this.#relevance.observe(page, navigation);

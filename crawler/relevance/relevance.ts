@@ -28,7 +28,9 @@ import { termCounts } from './text.ts';
  * once), estimated from the pages judged so far with one page of 2 mentions as a prior.
  * It kept "apt-get compared with aptitude" about apt-get rather than about comparing.
  * Mentions in a site's navigation, repeated on every page, are not the page's own: the
- * judge removes them first (template-lines.ts).
+ * judge removes them first (template-lines.ts). Once a page defines an acronym of a query
+ * phrase (acronyms.ts: "Write-Ahead Logging (WAL)"), its mentions count as mentions of each
+ * of the phrase's terms.
  */
 
 export const DEFAULT_TITLE_WEIGHT = 3;
@@ -62,6 +64,8 @@ export class RelevanceModel {
   /** Per query term: pages that mention it in the body, and their mentions in all. */
   readonly #pagesMentioning: Float64Array;
   readonly #mentions: Float64Array;
+  /** Per query term: the terms that stand for it too (acronyms of a phrase it is part of). */
+  readonly #synonyms: string[][];
 
   constructor(query: string, options: RelevanceOptions = {}) {
     const counts = termCounts(query);
@@ -72,6 +76,15 @@ export class RelevanceModel {
     this.#titleWeight = options.titleWeight ?? DEFAULT_TITLE_WEIGHT;
     this.#pagesMentioning = new Float64Array(this.queryTerms.length);
     this.#mentions = new Float64Array(this.queryTerms.length);
+    this.#synonyms = this.queryTerms.map(() => []);
+  }
+
+  /** From now on, `term` on a page counts as a mention of each of `standsFor` that is a query term. */
+  addSynonym(term: string, standsFor: readonly string[]): void {
+    this.queryTerms.forEach((q, i) => {
+      const synonyms = this.#synonyms[i] as string[];
+      if (standsFor.includes(q) && q !== term && !synonyms.includes(term)) synonyms.push(term);
+    });
   }
 
   /**
@@ -83,10 +96,9 @@ export class RelevanceModel {
     let sum = 0;
     let weights = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {
-      const term = this.queryTerms[i] as string;
       const weight = this.#weight(i);
       weights += weight;
-      const mentions = bodyMentions(page, term, discounted) + this.#titleWeight * (page.titleTerms.get(term) ?? 0);
+      const mentions = this.#bodyMentions(page, i, discounted) + this.#titleWeight * this.#titleMentions(page, i);
       if (mentions > 0) sum += weight * Math.log1p(mentions);
     }
     return sum / weights;
@@ -103,13 +115,25 @@ export class RelevanceModel {
    * Map update per word.
    */
   observe(page: PageTerms, discounted?: ReadonlyMap<string, number>): void {
-    this.idf.observeDistinct(this.queryTerms.filter((term) => page.bodyTerms.has(term) || page.titleTerms.has(term)));
+    this.idf.observeDistinct(this.queryTerms.filter((term, i) => [term, ...(this.#synonyms[i] as string[])].some((t) => page.bodyTerms.has(t) || page.titleTerms.has(t))));
     for (let i = 0; i < this.queryTerms.length; i++) {
-      const mentions = bodyMentions(page, this.queryTerms[i] as string, discounted);
+      const mentions = this.#bodyMentions(page, i, discounted);
       if (mentions === 0) continue;
       this.#pagesMentioning[i]!++;
       this.#mentions[i]! += mentions;
     }
+  }
+
+  #bodyMentions(page: PageTerms, i: number, discounted: ReadonlyMap<string, number> | undefined): number {
+    let mentions = bodyMentions(page, this.queryTerms[i] as string, discounted);
+    for (const synonym of this.#synonyms[i] as string[]) mentions += bodyMentions(page, synonym, discounted);
+    return mentions;
+  }
+
+  #titleMentions(page: PageTerms, i: number): number {
+    let mentions = page.titleTerms.get(this.queryTerms[i] as string) ?? 0;
+    for (const synonym of this.#synonyms[i] as string[]) mentions += page.titleTerms.get(synonym) ?? 0;
+    return mentions;
   }
 
   /** w_q = idf(q)² · ln(1 + b_q), b_q = (mentions + 2) / (pages mentioning q + 1). */

@@ -204,6 +204,7 @@ class FocusedStrategy implements OrderingStrategy {
     this.#creditParents(id, grade);
     this.#fetchedPages++;
     this.#gradeSum += grade;
+    for (const acronym of page.acronyms ?? []) this.#matcher.addSynonym(acronym.term, acronym.longForm);
     this.#matcher.observe(page.terms);
     this.#expansion.observe(page.terms, page.hot);
 

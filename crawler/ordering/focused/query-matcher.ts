@@ -50,11 +50,17 @@ export class QueryMatcher {
   #expansionKeys: RegExp | null = null;
   readonly #expansionCache = new Map<string, number>();
   /** The query stems' keys (keysOf): a text without any of them cannot name a query term. */
-  readonly #keys: RegExp | null;
+  #keys: RegExp | null;
+  /** Per query term: the phrase it is written in (write-ahead, "table of contents"), which a text must name whole; null when free. */
+  readonly #phraseOf: (readonly string[] | null)[];
+  /** Per query term: acronyms that name it too (the judge saw them defined: "Write-Ahead Logging (WAL)"). */
+  readonly #synonyms: string[][];
 
   constructor(query: string) {
     this.queryTerms = [...new Set(contentTerms(query))];
     this.#weights = new Float64Array(this.queryTerms.length);
+    this.#synonyms = this.queryTerms.map(() => []);
+    this.#phraseOf = phrasesOf(query, this.queryTerms);
     this.#keys = keysOf(this.queryTerms);
     this.#reweigh();
   }
@@ -62,6 +68,23 @@ export class QueryMatcher {
   /** The query term weights (idf²) in queryTerms order, summing to 1. */
   weights(): Float64Array {
     return this.#weights;
+  }
+
+  /**
+   * From now on `term` names each query term of `standsFor`, as a word or as a part of an
+   * identifier's word that starts or ends with it (pg_resetwal, walreceiver).
+   */
+  addSynonym(term: string, standsFor: readonly string[]): void {
+    let added = false;
+    this.queryTerms.forEach((q, i) => {
+      const synonyms = this.#synonyms[i] as string[];
+      if (!standsFor.includes(q) || q === term || synonyms.includes(term)) return;
+      synonyms.push(term);
+      added = true;
+    });
+    if (!added) return;
+    this.#keys = keysOf([...this.queryTerms, ...this.#synonyms.flat()]);
+    this.#cache.clear();
   }
 
   /** Counts a fetched page towards the query terms' idf (only they are asked about); weights change only at refresh(). */
@@ -94,9 +117,12 @@ export class QueryMatcher {
     let terms = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {
       const q = this.queryTerms[i] as string;
+      const synonyms = this.#synonyms[i] as string[];
+      const phrase = this.#phraseOf[i] as readonly string[] | null;
       let credit = 0;
-      if (stems.includes(q)) credit = 1;
-      else if (words.some((w) => namesInside(w, q))) credit = COMPOUND_CREDIT;
+      if (phrase === null ? stems.includes(q) : containsRun(stems, phrase)) credit = 1;
+      else if (synonyms.some((s) => stems.includes(s))) credit = 1;
+      else if (words.some((w) => (phrase === null && namesInside(w, q)) || synonyms.some((s) => bordersOn(w, s)))) credit = COMPOUND_CREDIT;
       if (credit === 0) continue;
       score += credit * (this.#weights[i] as number);
       if (i < MAX_TERMS) terms |= 1 << i;
@@ -156,6 +182,40 @@ function keysOf(stems: readonly string[]): RegExp | null {
 
 function mayName(text: string, keys: RegExp | null): boolean {
   return keys !== null && keys.test(text);
+}
+
+/**
+ * Per query term, the phrase it belongs to: the parts of a hyphenated word (write-ahead) or
+ * the words in double quotes. "write" of write-ahead then does not match "Writing Trigger
+ * Functions". A term the query also uses outside any phrase stays free (null).
+ */
+function phrasesOf(query: string, queryTerms: readonly string[]): (readonly string[] | null)[] {
+  const phrases: string[][] = [];
+  let rest = query.replace(/"([^"]*)"/g, (_, quoted: string) => {
+    phrases.push(contentTerms(quoted));
+    return ' ';
+  });
+  rest = rest.replace(/[\p{L}\p{N}]+(?:[-‐][\p{L}\p{N}]+)+/gu, (hyphenated: string) => {
+    phrases.push(contentTerms(hyphenated));
+    return ' ';
+  });
+  const free = new Set(contentTerms(rest));
+  return queryTerms.map((q) => (free.has(q) ? null : (phrases.find((p) => p.length > 1 && p.includes(q)) ?? null)));
+}
+
+/** True when `run` occurs in `stems` as consecutive entries. */
+function containsRun(stems: readonly string[], run: readonly string[]): boolean {
+  for (let i = 0; i + run.length <= stems.length; i++) {
+    let j = 0;
+    while (j < run.length && stems[i + j] === run[j]) j++;
+    if (j === run.length) return true;
+  }
+  return false;
+}
+
+/** An acronym at the start or end of a longer word (resetwal, walreceiver): written together, as identifiers are. */
+function bordersOn(word: string, acronym: string): boolean {
+  return word.length > acronym.length && (word.startsWith(acronym) || word.endsWith(acronym));
 }
 
 /** The query stem inside a longer word, when the stem is long enough to mean the same there. */

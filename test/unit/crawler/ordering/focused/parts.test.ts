@@ -37,6 +37,26 @@ describe('query matcher', () => {
     assert.equal(m.match('Indexes').terms, 0);
   });
 
+  it('a hyphenated word is a phrase: its parts count only together', () => {
+    const m = new QueryMatcher('write-ahead logging and checkpoints');
+    assert.equal(m.match('Writing Trigger Functions in C').score, 0, 'write alone is not write-ahead');
+    assert.equal(m.match('Write-Ahead Log').terms, 0b0111);
+    assert.equal(m.match('Logging').terms, 0b0100, 'logging is a query word outside the phrase too');
+    const quoted = new QueryMatcher('"table scan" costs');
+    assert.equal(quoted.match('table of contents').score, 0);
+    assert.ok(quoted.match('Sequential table scans').score > 0);
+  });
+
+  it('an acronym the judge saw defined names its phrase, also inside an identifier', () => {
+    const m = new QueryMatcher('write-ahead logging and checkpoints');
+    assert.equal(m.match('WAL Configuration').score, 0);
+    m.addSynonym('wal', ['write', 'ahead', 'log']);
+    assert.equal(m.match('WAL Configuration').terms, 0b0111);
+    assert.equal(m.match('pg_resetwal').terms, 0b0111);
+    assert.ok(m.match('pg_resetwal').score < m.match('WAL').score, 'inside a word it earns half');
+    assert.equal(m.match('unwalled').score, 0, 'only at a word\'s start or end');
+  });
+
   it('matches a search index\'s stems and the feedback terms', () => {
     const m = new QueryMatcher('socket servers');
     assert.ok(Math.abs(m.matchTerms(new Set(['socket', 'server', 'bind'])) - 1) < 1e-12);
