@@ -458,7 +458,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         host.robots = this.#robots.restore(row);
         if (row.soft404Probed === 1) host.soft404 = row.soft404Simhash === null ? null : simhashFromInt(BigInt(row.soft404Simhash));
       }
-      if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy);
+      if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
       for (const entry of this.#urls.frontier()) this.#frontier.restoreQueued(entry.id, entry.hostId);
       for (const seed of this.settings.seeds) {

@@ -4,6 +4,7 @@ import type { CrawlSettings } from '../protocol/settings.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { storedLabels } from '../store/label-store.ts';
 import { bestRelevances, storedPageTerms } from '../store/verdict-store.ts';
+import { storedAcronyms } from '../library/stored-acronyms.ts';
 
 /** The crawl's judge, carrying on from what the collection holds: its pages' terms (for idf) and the user's labels. */
 export function createPageJudge(db: ReadonlyDb, settings: CrawlSettings): PageJudge {
@@ -11,6 +12,7 @@ export function createPageJudge(db: ReadonlyDb, settings: CrawlSettings): PageJu
   for (const terms of storedPageTerms(db)) {
     judge.observeStoredTerms(terms.split(' '));
   }
+  judge.useStoredAcronyms(storedAcronyms(db, settings.query));
   // The best pages so far set the default hot bar; the relevance index finds them.
   for (const relevance of bestRelevances(db, BEST_PAGES)) judge.observeStoredRelevance(relevance);
   judge.useLabels(knownLabels(db));

@@ -1,3 +1,4 @@
+import { storedAcronyms } from './stored-acronyms.ts';
 import { replayHistory } from './history-replay.ts';
 import { createStrategy } from '../ordering/registry.ts';
 import type { SignalExplanation } from '../protocol/explanation.ts';
@@ -38,7 +39,7 @@ export function explainUrl(db: ReadonlyDb, settings: CrawlSettings, rawUrl: stri
   const id = findUrlId(db, rawUrl);
   const row = db.prepare('SELECT url, state, reason, depth FROM urls WHERE id = ?').get(id) as { url: string; state: UrlStateValue; reason: string | null; depth: number };
   const strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
-  replayHistory(db, strategy);
+  replayHistory(db, strategy, storedAcronyms(db, settings.query));
   const why = strategy.explain(id);
   const parents = db
     .prepare(

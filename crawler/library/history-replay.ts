@@ -1,3 +1,4 @@
+import type { Acronym } from '../relevance/acronyms.ts';
 import { linkContext, type OrderingStrategy } from '../ordering/strategy.ts';
 import { DEFAULT_SETTINGS } from '../protocol/settings.ts';
 import { CrawlHistory } from '../store/crawl-history.ts';
@@ -17,7 +18,7 @@ import { linkKind } from '../parse/url-kind.ts';
  * URLs the links do not explain (redirect targets, canonical hints) are reported last, so
  * the strategy knows every URL the frontier holds.
  */
-export function replayHistory(db: ReadonlyDb, strategy: OrderingStrategy): void {
+export function replayHistory(db: ReadonlyDb, strategy: OrderingStrategy, acronyms: readonly Acronym[] = []): void {
   const known = new Set<number>();
   const history = new CrawlHistory(db);
   for (const id of storedSeedIds(db)) {
@@ -60,7 +61,9 @@ export function replayHistory(db: ReadonlyDb, strategy: OrderingStrategy): void 
     }
     const stored = history.terms(page.seq);
     const terms = stored === null || stored === '' ? [] : stored.split(' ');
-    strategy.fetched({ id: page.urlId, relevance: page.relevance ?? 0, hot: page.hot === 1, terms, outlinks });
+    // The acronyms the judge knows come with the first page, as the judge's verdict on the page that defined them did.
+    const defined = page === pages[0] && acronyms.length > 0 ? { acronyms } : {};
+    strategy.fetched({ id: page.urlId, relevance: page.relevance ?? 0, hot: page.hot === 1, terms, outlinks, ...defined });
   }
   for (const row of history.queued()) {
     if (known.has(row.id)) continue;

@@ -25,6 +25,7 @@ export interface Acronym {
 }
 
 interface Candidate extends Acronym {
+  letters: string;
   definition: RegExp;
 }
 
@@ -53,6 +54,7 @@ function candidatesOf(query: string): Candidate[] {
         const longForm = words.map(wordPattern).join('[\\s\\-]+');
         const short = escape(letters);
         candidates.push({
+          letters,
           term: termsOfWords([letters])[0] ?? letters,
           longForm: termsOfWords(words),
           definition: new RegExp(`${longForm}\\s*\\(\\s*${short}s?\\s*\\)|\\b${short}s?\\s*\\(\\s*${longForm}\\s*\\)`, 'iu'),
@@ -87,7 +89,25 @@ export class QueryAcronyms {
     return found;
   }
 
+  /** Takes acronyms found defined elsewhere (an earlier run's pages); returns those that were new. */
+  adopt(acronyms: readonly Acronym[]): Acronym[] {
+    const adopted: Acronym[] = [];
+    for (const acronym of acronyms) {
+      const at = this.#waiting.findIndex((c) => c.term === acronym.term);
+      if (at < 0) continue;
+      this.#waiting.splice(at, 1);
+      this.#confirmed.push(acronym);
+      adopted.push(acronym);
+    }
+    return adopted;
+  }
+
   get confirmed(): readonly Acronym[] {
     return this.#confirmed;
+  }
+
+  /** The letters of each acronym not yet defined (wal, fft), for finding stored pages that may define one. */
+  get waitingLetters(): readonly string[] {
+    return this.#waiting.map((c) => c.letters);
   }
 }

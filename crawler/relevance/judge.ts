@@ -44,6 +44,8 @@ export interface PageJudge {
   useLabels?(labels: readonly KnownLabel[]): void;
   /** The judge's own verdict on a page as things stand, learning nothing from it: to compare two versions of one page. */
   wouldBeHot?(page: JudgedPage): boolean;
+  /** Acronyms of the query's phrases defined on the pages judged or observed so far. */
+  acronyms?(): readonly Acronym[];
 }
 
 /** What shapes a crawl's judgement: the driving query and the hot rule the user chose, if any. */
@@ -84,6 +86,15 @@ export class CrawlJudge implements PageJudge {
    */
   observeStoredTerms(terms: readonly string[]): void {
     this.#relevance.idf.observeDistinct(this.#relevance.queryTerms.filter((q) => terms.includes(q)));
+  }
+
+  /** Acronyms the pages of an earlier run defined (library/stored-acronyms.ts). */
+  useStoredAcronyms(acronyms: readonly Acronym[]): void {
+    for (const acronym of this.#acronyms.adopt(acronyms)) this.#relevance.addSynonym(acronym.term, acronym.longForm);
+  }
+
+  acronyms(): readonly Acronym[] {
+    return this.#acronyms.confirmed;
   }
 
   /** A page's relevance from an earlier run, for a hot rule that learns from the crawl (the best pages so far). */

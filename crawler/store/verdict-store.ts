@@ -10,6 +10,14 @@ export function storedPageTerms(db: ReadonlyDb): IterableIterator<string> {
   return db.prepare('SELECT terms FROM pages WHERE terms IS NOT NULL').pluck().iterate() as IterableIterator<string>;
 }
 
+/** Stored texts that may define an acronym: "(WAL)" or "WAL (" in them (LIKE is case-blind for ASCII); at most `limit`. */
+export function textsMayDefine(db: ReadonlyDb, letters: string, limit: number): string[] {
+  return db
+    .prepare(`SELECT text FROM pages WHERE text IS NOT NULL AND (text LIKE '%(' || ? || ')%' OR text LIKE '%(' || ? || 's)%' OR text LIKE '%' || ? || ' (%') LIMIT ${limit}`)
+    .pluck()
+    .all(letters, letters, letters) as string[];
+}
+
 /** The `n` best stored relevances, best first (through the relevance index). */
 export function bestRelevances(db: ReadonlyDb, n: number): number[] {
   return db.prepare(`SELECT relevance FROM pages WHERE relevance IS NOT NULL ORDER BY relevance DESC LIMIT ${n}`).pluck().all() as number[];
