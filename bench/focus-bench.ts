@@ -357,6 +357,7 @@ try {
         served: crossServed,
         labStrategies: [...strategies, 'clairvoyant'],
         realStrategies: values['no-real'] ? [] : strategies.filter((s) => s === 'focused'),
+        realRuns,
         dir: tmp,
       });
       crossResults.push(r);

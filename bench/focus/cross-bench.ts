@@ -23,13 +23,15 @@ export interface CrossResult {
   ceiling: number[];
   /** Strategy → PST per budget, lab replays over the sites together. */
   lab: Record<string, number[]>;
-  /** Strategy → PST per budget, real crawls. */
+  /** Strategy → PST per budget, real crawls (the mean over the runs). */
   real: Record<string, number[]>;
+  /** Strategy → max − min of the real runs' PST@10%. */
+  realSpread: Record<string, number>;
   /** Site → share of the hot pages. */
   hotShare: Record<string, number>;
   /** Strategy (`name` for a real crawl, `name (lab)` for a replay) → site → share of the first 10% of fetches. */
   fetchShare: Record<string, Record<string, number>>;
-  /** Strategy → seconds the real crawl took. */
+  /** Strategy → seconds a real crawl took (the mean over the runs). */
   realSeconds: Record<string, number>;
   /**
    * The smallest worst gap any crawl could reach: a site cannot take more of the first 10% of
@@ -72,6 +74,8 @@ export interface CrossOptions {
   served: readonly ServedSite[];
   labStrategies: readonly string[];
   realStrategies: readonly string[];
+  /** Real crawls per strategy: they reorder with timing, so the tables show their mean and spread. */
+  realRuns: number;
   dir: string;
 }
 
@@ -102,6 +106,7 @@ export async function measureCrossTopic(topic: CrossTopic, o: CrossOptions): Pro
     ceiling: fetches.map((k) => Math.min(1, k / Math.max(1, hot))),
     lab: {},
     real: {},
+    realSpread: {},
     hotShare: shares(hotNames, siteNames),
     fetchShare: {},
     realSeconds: {},
@@ -122,11 +127,21 @@ export async function measureCrossTopic(topic: CrossTopic, o: CrossOptions): Pro
   const hotSet = new Set(hotNames);
   const servedOrigins = new Map(o.served.map((s) => [s.origin, s.name]));
   for (const strategy of o.realStrategies) {
-    const crawl = await realCrawl({ dir: o.dir, seeds: o.served.map((s) => s.seed), topic, strategy, mode: 'default', maxPages: maxFetches, delayMs: CROSS_DELAY_MS });
-    const names = crawl.urls.map((url) => sitePathOf(url, servedOrigins));
-    result.real[strategy] = fetches.map((k) => names.slice(0, k).filter((n) => hotSet.has(n)).length / Math.max(1, hot));
-    result.fetchShare[strategy] = shares(names.slice(0, fetches[1]), siteNames);
-    result.realSeconds[strategy] = crawl.elapsedMs / 1000;
+    const runs: { pst: number[]; share: Record<string, number>; seconds: number }[] = [];
+    for (let run = 0; run < o.realRuns; run++) {
+      const crawl = await realCrawl({ dir: o.dir, seeds: o.served.map((s) => s.seed), topic, strategy, mode: 'default', maxPages: maxFetches, delayMs: CROSS_DELAY_MS });
+      const names = crawl.urls.map((url) => sitePathOf(url, servedOrigins));
+      runs.push({
+        pst: fetches.map((k) => names.slice(0, k).filter((n) => hotSet.has(n)).length / Math.max(1, hot)),
+        share: shares(names.slice(0, fetches[1]), siteNames),
+        seconds: crawl.elapsedMs / 1000,
+      });
+    }
+    result.real[strategy] = fetches.map((_, b) => mean(runs.map((r) => r.pst[b] as number)));
+    const at10 = runs.map((r) => r.pst[1] as number);
+    result.realSpread[strategy] = Math.max(...at10) - Math.min(...at10);
+    result.fetchShare[strategy] = Object.fromEntries(siteNames.map((s) => [s, mean(runs.map((r) => r.share[s] ?? 0))]));
+    result.realSeconds[strategy] = mean(runs.map((r) => r.seconds));
   }
   return result;
 }
@@ -148,6 +163,9 @@ export function crossTables(results: readonly CrossResult[], strategies: readonl
     log(`${`${r.topic.key} ${r.topic.half === 'check' ? '(c)' : '(t)'}`.padEnd(16)} ${`${r.hot}/${r.htmlPages}`.padStart(10)}  ${r.ceiling.map(f2).join(' ').padEnd(16)} ${columns(r).map(([, v]) => (v ?? []).map(f2).join(' ').padEnd(18)).join(' ')}`);
   }
   log(`${'MEAN'.padEnd(28)}  ${CROSS_BUDGETS.map((_, b) => f2(mean(results.map((r) => r.ceiling[b] as number)))).join(' ').padEnd(16)} ${heads.map((_, c) => CROSS_BUDGETS.map((__, b) => f2(mean(results.map((r) => columns(r)[c]?.[1]?.[b] ?? Number.NaN)))).join(' ').padEnd(18)).join(' ')}`);
+  for (const strategy of Object.keys(first.realSpread)) {
+    log(`  spread of the ${strategy} real runs at 10% (max − min): ${results.map((r) => `${r.topic.key} ${f2(r.realSpread[strategy])}`).join(', ')}`);
+  }
   for (const strategy of Object.keys(first.fetchShare)) {
     log(`\nEach site's share (%) of the first 10% of fetches, ${strategy.endsWith('(lab)') ? strategy : `${strategy} real crawl`}, against its share of the hot pages`);
     const sites = Object.keys(first.hotShare);
