@@ -42,11 +42,11 @@ export function ablateTopic(site: SiteReplay, topic: Topic, truth: Uint8Array, f
 
 export function ablationTable(rows: readonly AblationRow[], log: (line?: string) => void): void {
   log('\nAblations (lab, default mode): PST@10% of focused, and its change without each group of evidence, per site');
-  log(`${'site'.padEnd(10)} ${'full'.padStart(5)} ${ABLATION_GROUPS.map((g) => g.name.padStart(9)).join('')}`);
+  log(`${'site'.padEnd(10)} ${'full'.padStart(5)} ${ABLATION_GROUPS.map((g) => g.name.padStart(10)).join('')}`);
   const sites = [...new Set(rows.map((r) => r.topic.site))];
   const line = (label: string, rs: readonly AblationRow[]): void => {
     const full = mean(rs.map((r) => r.full));
-    log(`${label.padEnd(10)} ${f2(full).padStart(5)} ${ABLATION_GROUPS.map((g) => signed(mean(rs.map((r) => r.without[g.name] as number)) - full).padStart(9)).join('')}`);
+    log(`${label.padEnd(10)} ${f2(full).padStart(5)} ${ABLATION_GROUPS.map((g) => signed(mean(rs.map((r) => r.without[g.name] as number)) - full).padStart(10)).join('')}`);
   };
   for (const site of sites) line(site, rows.filter((r) => r.topic.site === site));
   line('MEAN', rows);

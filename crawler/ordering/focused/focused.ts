@@ -1,3 +1,4 @@
+import { UsageError } from '../../errors.ts';
 import { urlTokens } from '../../url/tokens.ts';
 import { ChangeSet } from '../crawl-graph.ts';
 import type { UrlHint } from '../../parse/url-kind.ts';
@@ -7,7 +8,6 @@ import { capacityFor } from '../columns.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
 import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS, URL_TERMS } from './features.ts';
-import { UsageError } from '../../errors.ts';
 import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
 import { hubAnchor, hubUrl, looksLikeDownload } from './hubs.ts';
 import { LinkGraph } from './link-graph.ts';
