@@ -53,6 +53,7 @@ export class QueryMatcher {
   #keys: RegExp | null;
   /** Per query term: the phrase it is written in (write-ahead, "table of contents"), which a text must name whole; null when free. */
   readonly #phraseOf: (readonly string[] | null)[];
+  readonly #hasPhrase: boolean;
   /** Per query term: acronyms that name it too (the judge saw them defined: "Write-Ahead Logging (WAL)"). */
   readonly #synonyms: string[][];
 
@@ -61,6 +62,7 @@ export class QueryMatcher {
     this.#weights = new Float64Array(this.queryTerms.length);
     this.#synonyms = this.queryTerms.map(() => []);
     this.#phraseOf = phrasesOf(query, this.queryTerms);
+    this.#hasPhrase = this.#phraseOf.some((p) => p !== null);
     this.#keys = keysOf(this.queryTerms);
     this.#reweigh();
   }
@@ -112,7 +114,10 @@ export class QueryMatcher {
 
   /** match() of words already split (URL tokens). */
   matchWords(words: readonly string[]): QueryMatch {
-    const stems = termsOfWords(words);
+    // Only words holding a key can name a term; stemming the others is most of the cost of a long context. A phrase needs every word, in order.
+    const candidates = this.#hasPhrase ? words : words.filter((w) => mayName(w, this.#keys));
+    if (candidates.length === 0) return NO_MATCH;
+    const stems = termsOfWords(candidates);
     let score = 0;
     let terms = 0;
     for (let i = 0; i < this.queryTerms.length; i++) {
@@ -122,7 +127,7 @@ export class QueryMatcher {
       let credit = 0;
       if (phrase === null ? stems.includes(q) : containsRun(stems, phrase)) credit = 1;
       else if (synonyms.some((s) => stems.includes(s))) credit = 1;
-      else if (words.some((w) => (phrase === null && namesInside(w, q)) || synonyms.some((s) => bordersOn(w, s)))) credit = COMPOUND_CREDIT;
+      else if (candidates.some((w) => (phrase === null && namesInside(w, q)) || synonyms.some((s) => bordersOn(w, s)))) credit = COMPOUND_CREDIT;
       if (credit === 0) continue;
       score += credit * (this.#weights[i] as number);
       if (i < MAX_TERMS) terms |= 1 << i;
