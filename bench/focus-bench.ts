@@ -171,20 +171,19 @@ async function measureTopic(site: SiteReplay, served: ServedSite, topic: Topic, 
 }
 
 function topicTable(results: readonly TopicResult[], source: (r: TopicResult) => Record<string, number[]> | undefined, title: string, columns: readonly string[] = labStrategies): void {
-  const strategies = columns;
   log(`\n${title}: PST at ${BUDGETS.map((b) => `${b * 100}%`).join(' / ')} of each site`);
-  log(`${'topic'.padEnd(18)} ${'hot/pages'.padStart(10)}  ${'ceiling'.padEnd(16)} ${strategies.map((s) => s.padEnd(16)).join(' ')}`);
+  log(`${'topic'.padEnd(18)} ${'hot/pages'.padStart(10)}  ${'ceiling'.padEnd(16)} ${columns.map((s) => s.padEnd(16)).join(' ')}`);
   for (const r of results) {
     const row = source(r);
     if (row === undefined) continue;
-    log(`${r.topic.key.padEnd(18)} ${`${r.hot}/${r.htmlPages}`.padStart(10)}  ${r.ceiling.map(f2).join(' ').padEnd(16)} ${strategies.map((s) => (row[s] ?? []).map(f2).join(' ').padEnd(16)).join(' ')}`);
+    log(`${r.topic.key.padEnd(18)} ${`${r.hot}/${r.htmlPages}`.padStart(10)}  ${r.ceiling.map(f2).join(' ').padEnd(16)} ${columns.map((s) => (row[s] ?? []).map(f2).join(' ').padEnd(16)).join(' ')}`);
   }
   const perSite = new Map<string, TopicResult[]>();
   for (const r of results) perSite.set(r.topic.site, [...(perSite.get(r.topic.site) ?? []), r]);
   for (const [key, rs] of perSite) {
-    log(`  ${`mean ${key}`.padEnd(26)}  ${''.padEnd(16)} ${strategies.map((s) => BUDGETS.map((_, b) => f2(mean(rs.map((r) => source(r)?.[s]?.[b] ?? Number.NaN)))).join(' ').padEnd(16)).join(' ')}`);
+    log(`  ${`mean ${key}`.padEnd(26)}  ${''.padEnd(16)} ${columns.map((s) => BUDGETS.map((_, b) => f2(mean(rs.map((r) => source(r)?.[s]?.[b] ?? Number.NaN)))).join(' ').padEnd(16)).join(' ')}`);
   }
-  log(`  ${'MEAN'.padEnd(26)}  ${BUDGETS.map((_, b) => f2(mean(results.map((r) => r.ceiling[b] as number)))).join(' ').padEnd(16)} ${strategies.map((s) => BUDGETS.map((_, b) => f2(mean(results.map((r) => source(r)?.[s]?.[b] ?? Number.NaN)))).join(' ').padEnd(16)).join(' ')}`);
+  log(`  ${'MEAN'.padEnd(26)}  ${BUDGETS.map((_, b) => f2(mean(results.map((r) => r.ceiling[b] as number)))).join(' ').padEnd(16)} ${columns.map((s) => BUDGETS.map((_, b) => f2(mean(results.map((r) => source(r)?.[s]?.[b] ?? Number.NaN)))).join(' ').padEnd(16)).join(' ')}`);
 }
 
 /** How far apart the real runs of each strategy landed at 10%, per topic and at most. */

@@ -24,6 +24,22 @@ export interface Acronym {
   longForm: readonly string[];
 }
 
+/**
+ * Files `term` among the synonyms of each query term it stands for (`synonyms[i]` belongs to
+ * `queryTerms[i]`), as the judge and the ordering's matcher both keep them; true when it was
+ * new for any.
+ */
+export function fileSynonym(queryTerms: readonly string[], synonyms: string[][], term: string, standsFor: readonly string[]): boolean {
+  let added = false;
+  queryTerms.forEach((q, i) => {
+    const list = synonyms[i] as string[];
+    if (!standsFor.includes(q) || q === term || list.includes(term)) return;
+    list.push(term);
+    added = true;
+  });
+  return added;
+}
+
 interface Candidate extends Acronym {
   letters: string;
   definition: RegExp;

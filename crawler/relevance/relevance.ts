@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.ts';
 import { IdfEstimator, type IdfOptions } from './idf.ts';
+import { fileSynonym } from './acronyms.ts';
 import { termCounts } from './text.ts';
 
 /*
@@ -81,10 +82,7 @@ export class RelevanceModel {
 
   /** From now on, `term` on a page counts as a mention of each of `standsFor` that is a query term. */
   addSynonym(term: string, standsFor: readonly string[]): void {
-    this.queryTerms.forEach((q, i) => {
-      const synonyms = this.#synonyms[i] as string[];
-      if (standsFor.includes(q) && q !== term && !synonyms.includes(term)) synonyms.push(term);
-    });
+    fileSynonym(this.queryTerms, this.#synonyms, term, standsFor);
   }
 
   /**
@@ -115,7 +113,7 @@ export class RelevanceModel {
    * Map update per word.
    */
   observe(page: PageTerms, discounted?: ReadonlyMap<string, number>): void {
-    this.idf.observeDistinct(this.queryTerms.filter((term, i) => [term, ...(this.#synonyms[i] as string[])].some((t) => page.bodyTerms.has(t) || page.titleTerms.has(t))));
+    this.idf.observeDistinct(this.queryTerms.filter((term, i) => onPage(page, term) || (this.#synonyms[i] as string[]).some((synonym) => onPage(page, synonym))));
     for (let i = 0; i < this.queryTerms.length; i++) {
       const mentions = this.#bodyMentions(page, i, discounted);
       if (mentions === 0) continue;
@@ -142,6 +140,10 @@ export class RelevanceModel {
     const burstiness = ((this.#mentions[i] as number) + 2) / ((this.#pagesMentioning[i] as number) + 1);
     return idf * idf * Math.log1p(burstiness);
   }
+}
+
+function onPage(page: PageTerms, term: string): boolean {
+  return page.bodyTerms.has(term) || page.titleTerms.has(term);
 }
 
 function bodyMentions(page: PageTerms, term: string, discounted: ReadonlyMap<string, number> | undefined): number {

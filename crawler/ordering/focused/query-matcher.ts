@@ -1,3 +1,4 @@
+import { fileSynonym } from '../../relevance/acronyms.ts';
 import { backgroundIdf } from '../../relevance/background-idf.ts';
 import { IdfEstimator } from '../../relevance/idf.ts';
 import { contentTerms, termsOfWords } from '../../relevance/text.ts';
@@ -77,14 +78,7 @@ export class QueryMatcher {
    * identifier's word that starts or ends with it (pg_resetwal, walreceiver).
    */
   addSynonym(term: string, standsFor: readonly string[]): void {
-    let added = false;
-    this.queryTerms.forEach((q, i) => {
-      const synonyms = this.#synonyms[i] as string[];
-      if (!standsFor.includes(q) || q === term || synonyms.includes(term)) return;
-      synonyms.push(term);
-      added = true;
-    });
-    if (!added) return;
+    if (!fileSynonym(this.queryTerms, this.#synonyms, term, standsFor)) return;
     this.#keys = keysOf([...this.queryTerms, ...this.#synonyms.flat()]);
     this.#cache.clear();
   }
