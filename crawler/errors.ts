@@ -79,3 +79,10 @@ export class BrowserUnavailableError extends ForagerError {
     super('BROWSER', message, context, options);
   }
 }
+
+/** A crawl cluster's coordination failed: its Redis cannot be reached, the cluster does not exist or exists already, or a shard's lease was lost. */
+export class ClusterError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super('CLUSTER', message, context, options);
+  }
+}

@@ -1,12 +1,14 @@
 import { ForagerError, UsageError } from '../errors.ts';
 import { storeErrorOf } from '../store/store-error.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
+import { CLUSTER_USAGE, clusterCommand, workerCommand } from './commands/cluster.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
 import { crawlUsage } from './crawl-options.ts';
 import { explainCommand, labelCommand } from './commands/judge.ts';
 import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { labCommand } from './commands/lab.ts';
+import { mergeCommand } from './commands/merge.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 import { serveCommand } from './commands/serve.ts';
 import { strategyNames } from '../ordering/registry.ts';
@@ -24,9 +26,12 @@ const COMMANDS: Record<string, Command> = {
   lab: labCommand,
   export: exportCommand,
   import: importCommand,
+  merge: mergeCommand,
   serve: serveCommand,
   robots: robotsCommand,
   canon: canonCommand,
+  cluster: clusterCommand,
+  worker: workerCommand,
 };
 
 const USAGE = `usage: forager <command> [options]
@@ -44,8 +49,10 @@ const USAGE = `usage: forager <command> [options]
   export  --db FILE --format warc|wacz|jsonl|csv|mirror --out PATH [--hot-only] [--min-relevance X]
           [--labelled-relevant] [--skip-duplicates] [--query TEXT] [--host HOST] [--force] [--json]
   import  --wacz FILE --db NEW [--json]   a WACZ that Forager wrote, back as a collection
+  merge   --dir DATA --db OUT [--force] [--json]   a crawl cluster's shards (DATA/shard-NNN.forager) as one collection
   robots  --robots-file FILE --agent NAME [--explain] URL
   canon   [--base URL] URL
+  ${CLUSTER_USAGE}
 `;
 
 /** Runs one CLI command and returns the exit code. Every expected failure is one line on stderr. */

@@ -51,6 +51,11 @@ import { RequisiteFetcher } from './requisite-fetcher.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { releaseBody, type FetchResult } from '../net/fetch-page.ts';
 
+/** A page between its fetch and its store: whether it was stored decides what a shared budget gets back. */
+interface PageInProgress {
+  stored: boolean;
+}
+
 /** How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError). */
 export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error';
 
@@ -65,6 +70,64 @@ export interface EngineOptions {
   strategy?: OrderingStrategy;
   /** Who crawls, in words, for the collection's writer lock ("forager crawl"): a second writer is told. */
   writer?: string;
+  /**
+   * A page budget shared with other engines (a cluster's shards), instead of the settings'
+   * maxPages for this collection alone.
+   */
+  budget?: PageBudget;
+  /** The shard of a partitioned crawl: links to URLs another partition owns are stored as stubs and sent there. */
+  partition?: ShardPartition;
+  /** Parses on this pool instead of one of the engine's own (several engines in one process share one); the caller closes it. */
+  parser?: ParsePool;
+  /**
+   * Run until stop(), even with nothing to fetch or no budget for now: more links or pages
+   * may come from outside (admitLinks, the shared budget). Default: end when exhausted.
+   */
+  untilStopped?: boolean;
+  /**
+   * Whether run() takes the collection's writer lock (default true). A cluster's shard is
+   * guarded by its partition lease and an epoch fence in the shard instead.
+   */
+  lockFile?: boolean;
+  /** Whether run() admits the settings' seeds (default true); a cluster sends each seed to its partition. */
+  admitSeeds?: boolean;
+}
+
+/** Pages a run may still start, when a budget is shared beyond this engine (a cluster's). */
+export interface PageBudget {
+  /** Pages that may start now; 0 when spent, for now or for good. */
+  available(): number;
+  /** A page fetch starts: it holds one page of the budget until it is stored or given back. */
+  reserve(): void;
+  /** A reserved page was not stored (retried later, failed without a response, or cancelled). */
+  giveBack(): void;
+}
+
+/** A link on a page of this shard to a URL that another partition owns. */
+export interface ForeignLink {
+  url: string;
+  /** The URL id, in this shard, of the page the link is on. */
+  parentId: number;
+  depth: number;
+  anchor: string;
+  context: string;
+}
+
+/** How a partitioned crawl's shard tells its URLs from the other partitions'. */
+export interface ShardPartition {
+  /** The reason stored for a URL this shard does not own ('partition:17'), or null when it owns it. */
+  elsewhere(url: string): string | null;
+  /** A link on a page of this shard to a URL owned elsewhere; called in the page's write transaction, every time the link is seen. */
+  forward(link: ForeignLink): void;
+}
+
+/** A link that arrives from another shard (or a seed sent to its partition), to admit here. */
+export interface IncomingLink {
+  url: string;
+  depth: number;
+  anchor: string;
+  context: string;
+  isSeed: boolean;
 }
 
 export interface PageEvent extends RecordedPage {
@@ -159,6 +222,13 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #stopping = false;
   #storeError: StoreError | undefined;
   readonly #writer: string;
+  readonly #lockFile: boolean;
+  readonly #admitSeeds: boolean;
+  readonly #untilStopped: boolean;
+  readonly #sharedBudget: PageBudget | undefined;
+  readonly #partition: ShardPartition | undefined;
+  /** Whether the parse pool is the engine's own, to close at the end. */
+  readonly #ownsParser: boolean;
   #lock: WriterLock | undefined;
   /** An error that is neither the web's nor the store's: run() stops and rethrows it. */
   #fault: unknown;
@@ -170,6 +240,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#slots = new RequestSlots(settings.concurrency, () => this.#wake?.());
     this.#db = db;
     this.#writer = options.writer ?? 'a Forager crawl';
+    this.#lockFile = options.lockFile ?? true;
+    this.#admitSeeds = options.admitSeeds ?? true;
+    this.#untilStopped = options.untilStopped ?? false;
+    this.#sharedBudget = options.budget;
+    this.#partition = options.partition;
     this.#urls = new UrlStore(db);
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
@@ -204,6 +279,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       {
         robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#frontier.host(hostId, origin), url),
         linked: (link, placement) => this.#onLink(link, placement),
+        ...(this.#partition === undefined ? {} : { elsewhere: (url: string) => (this.#partition as ShardPartition).elsewhere(url) }),
       },
       options.seenCacheSize ?? 65_536,
     );
@@ -211,7 +287,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const judge = options.judge ?? createPageJudge(db, settings);
     this.#judge = judge;
     this.#revision = new VerdictRevision(db, judge);
-    this.#parser = new ParsePool(options.parseWorkers ?? defaultParseWorkers());
+    this.#ownsParser = options.parser === undefined;
+    this.#parser = options.parser ?? new ParsePool(options.parseWorkers ?? defaultParseWorkers());
     this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
@@ -272,7 +349,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#startedAt = Date.now();
     try {
       // One writer per collection: a second crawl on the file is refused, naming the first.
-      if (!this.#db.memory) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
+      if (!this.#db.memory && this.#lockFile) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
       this.#run = new RunStore(this.#db, this.#startedAt);
       this.#prepareFrontier();
       this.#resumeRequisites();
@@ -287,7 +364,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       for (;;) {
         if (this.#stopping) break;
         const wakeAt = this.#paused ? undefined : this.#dispatch();
-        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused) {
+        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused && !this.#untilStopped) {
           if (this.#budgetLeft() <= 0) {
             outcome = 'budget';
             break;
@@ -327,7 +404,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
-    await Promise.all([this.#http.close(), this.#parser.close(), this.#renderer?.close()]);
+    await Promise.all([this.#http.close(), this.#ownsParser ? this.#parser.close() : undefined, this.#renderer?.close()]);
   }
 
   /**
@@ -461,8 +538,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
       for (const entry of this.#urls.frontier()) this.#frontier.restoreQueued(entry.id, entry.hostId);
-      for (const seed of this.settings.seeds) {
-        this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
+      if (this.#admitSeeds) {
+        for (const seed of this.settings.seeds) this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
       }
     });
     const counts = crawlCounts(this.#db);
@@ -483,15 +560,50 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     }
   }
 
+  /**
+   * Admits links from outside the crawl loop (another shard's pages, seeds sent to this
+   * partition) in one transaction, and looks for work again. Returns how many were new here.
+   */
+  admitLinks(links: readonly IncomingLink[]): number {
+    let added = 0;
+    writeTransaction(this.#db, () => {
+      for (const link of links) {
+        const admitted = this.#admission.admit(link.url, link.url, { depth: link.depth, parentId: null, redirects: 0, anchor: link.anchor, context: link.context, isSeed: link.isSeed });
+        if (admitted?.isNew === true) added++;
+      }
+    });
+    this.nudge();
+    return added;
+  }
+
+  /** Something outside the engine changed (links admitted, budget given): look for work again. */
+  nudge(): void {
+    this.#wake?.();
+  }
+
+  /** Pages being fetched or stored now (each holds a page of the budget). */
+  get pagesInProgress(): number {
+    return this.#pageTasks;
+  }
+
   /** Every admitted link goes to the strategy; a new queued URL joins its host's queue. */
   #onLink(link: LinkEvent, placement: NewUrlPlacement | undefined): void {
     const started = performance.now();
+    if (this.#partition !== undefined && link.srcId !== null) this.#forwardIfForeign(link);
     this.#strategy.linked(link);
     if (placement !== undefined && placement.state === UrlState.queued) this.#frontier.add(link.dstId, placement.hostId, placement.origin);
     this.#orderingMs += performance.now() - started;
   }
 
+  /** A link from a page of this shard to a URL another partition owns goes to that partition. */
+  #forwardIfForeign(link: LinkEvent): void {
+    const partition = this.#partition as ShardPartition;
+    if (partition.elsewhere(link.url) === null) return;
+    partition.forward({ url: link.url, parentId: link.srcId as number, depth: link.depth, anchor: link.anchor, context: link.context });
+  }
+
   #budgetLeft(): number {
+    if (this.#sharedBudget !== undefined) return this.#sharedBudget.available();
     return this.settings.maxPages - this.#pagesAtStart - this.#pagesThisRun - this.#pageTasks;
   }
 
@@ -604,6 +716,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #fetchAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
     this.#pageTasks++;
+    const page = this.#startPage();
+    let handedOn = false;
     const started = Date.now();
     try {
       const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host));
@@ -618,6 +732,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
       this.#frontier.pageFetched(host);
       const afterWrite = (): void => {
+        page.stored = true;
         this.#hostStore.countPageFetched(host.id);
         this.#pagesThisRun++;
         this.#bytesThisRun += result.bytesReceived;
@@ -630,7 +745,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       if (plan !== 'skip') {
         // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
         this.#pageTasks++;
-        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite, plan));
+        handedOn = true;
+        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite, plan, page));
         return;
       }
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
@@ -656,10 +772,22 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
     } finally {
       this.#pageTasks--;
+      if (!handedOn) this.#endPage(page);
     }
   }
 
-  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void, plan: Exclude<RenderPlan, 'skip'>): Promise<void> {
+  /** A page fetch starts: it holds a page of a shared budget until stored. */
+  #startPage(): PageInProgress {
+    this.#sharedBudget?.reserve();
+    return { stored: false };
+  }
+
+  /** A page fetch ended, stored or not: a page not stored goes back to a shared budget. */
+  #endPage(page: PageInProgress): void {
+    if (!page.stored) this.#sharedBudget?.giveBack();
+  }
+
+  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void, plan: Exclude<RenderPlan, 'skip'>, page: PageInProgress): Promise<void> {
     try {
       const rendered = await this.#render?.render(task, result, raw, plan);
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
@@ -670,6 +798,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#requeueQuietly(task.id);
     } finally {
       this.#pageTasks--;
+      this.#endPage(page);
     }
   }
 

@@ -40,6 +40,8 @@ export interface AdmissionHooks {
   robotsBlockReason(hostId: number, origin: string, url: string): string | null;
   /** Called for every admitted link, new or already seen; `placement` only for a new URL. */
   linked(link: LinkEvent, placement: NewUrlPlacement | undefined): void;
+  /** In a partitioned crawl: why a URL in scope is another partition's to fetch ('partition:17'), or null. */
+  elsewhere?(url: string): string | null;
 }
 
 /** The settings UrlAdmission reads (scope is given built, as a Scope). */
@@ -90,14 +92,16 @@ export class UrlAdmission {
     const parsed = new URL(url);
     // Only origins in scope get a hosts row and host state; the rest share one row (HostStore.outOfScopeId).
     const inScope = from.isSeed || this.#scope.allows(parsed);
-    const hostId = inScope ? this.#hosts.idFor(origin) : this.#hosts.outOfScopeId();
+    // Another partition's URL is kept as a stub for the links that point at it, under no host of this shard: its owner fetches it.
+    const elsewhere = inScope ? (this.#hooks.elsewhere?.(url) ?? null) : null;
+    const hostId = inScope && elsewhere === null ? this.#hosts.idFor(origin) : this.#hosts.outOfScopeId();
     const stored = this.#urls.findIdByFingerprint(hostId, fp);
     if (stored !== undefined) {
       this.cache.set(fp, stored);
       return this.#known(link, stored, from.kind);
     }
     const kind = from.kind ?? 'page';
-    const { state, reason } = this.#classify(parsed, url, hostId, origin, from);
+    const { state, reason } = this.#classify(parsed, url, hostId, origin, from, elsewhere);
     const id = this.#urls.insert({ fp, url, hostId, depth: from.depth, state, parentId: from.parentId, redirects: from.redirects, reason, kind });
     this.cache.set(fp, id);
     if (kind !== 'page') this.#kinds().set(id, kind);
@@ -121,7 +125,7 @@ export class UrlAdmission {
     return this.#resourceKinds;
   }
 
-  #classify(parsed: URL, url: string, hostId: number, origin: string, from: Discovery): { state: UrlStateValue; reason: string | null } {
+  #classify(parsed: URL, url: string, hostId: number, origin: string, from: Discovery, elsewhere: string | null): { state: UrlStateValue; reason: string | null } {
     if (from.redirects > MAX_REDIRECTS) return { state: UrlState.skipped, reason: 'redirect:too-many' };
     if (!from.isSeed) {
       if (!this.#scope.allows(parsed)) return { state: UrlState.skipped, reason: 'scope' };
@@ -129,6 +133,7 @@ export class UrlAdmission {
       const trap = detectTrap(parsed, { maxUrlLength: this.#settings.maxUrlLength });
       if (trap !== null) return { state: UrlState.skipped, reason: trap };
     }
+    if (elsewhere !== null) return { state: UrlState.skipped, reason: elsewhere };
     const blocked = this.#hooks.robotsBlockReason(hostId, origin, url);
     if (blocked !== null) return { state: UrlState.robotsBlocked, reason: blocked };
     return { state: UrlState.queued, reason: null };

@@ -41,6 +41,8 @@ export const ERROR_CODES = [
   'UNREACHABLE',
   'SESSION',
   'BAD_REPLY',
+  /** A crawl cluster that cannot be reached (its Redis), does not exist, exists already, or refuses an operation. */
+  'CLUSTER',
   /** A benchmark that could not be set up or whose child failed. */
   'BENCH_SETUP',
   'BENCH_CHILD',

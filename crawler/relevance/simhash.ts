@@ -84,12 +84,17 @@ const BLOCK_VALUES = 1 << 16;
  * same value. 100,000 fingerprints take 4.5 MB so; maps of arrays and objects took 41.7 MB.
  */
 export class NearDuplicateIndex {
-  readonly #heads = new Int32Array(BLOCKS * BLOCK_VALUES).fill(-1);
+  /**
+   * Per block value, the newest entry with it, plus one (0: none), so that the table needs no
+   * filling: its untouched pages stay the zero pages the system lends, and a crawl of many
+   * small shards (a cluster worker's) does not pay a megabyte per shard up front.
+   */
+  readonly #heads = new Int32Array(BLOCKS * BLOCK_VALUES);
   #seqs = new Int32Array(1024);
   /** The fingerprints' halves, as int32 bits. */
   #hi = new Int32Array(1024);
   #lo = new Int32Array(1024);
-  /** Per entry and block, the entry before it with the same block value (-1: none). */
+  /** Per entry and block, the entry before it with the same block value, plus one (0: none). */
   #next = new Int32Array(1024 * BLOCKS);
   #size = 0;
 
@@ -106,7 +111,7 @@ export class NearDuplicateIndex {
     for (let block = 0; block < BLOCKS; block++) {
       const head = block * BLOCK_VALUES + blockValue(hash, block);
       this.#next[entry * BLOCKS + block] = this.#heads[head] as number;
-      this.#heads[head] = entry;
+      this.#heads[head] = entry + 1;
     }
   }
 
@@ -114,7 +119,8 @@ export class NearDuplicateIndex {
   find(hash: Simhash): number | undefined {
     let best: number | undefined;
     for (let block = 0; block < BLOCKS; block++) {
-      for (let entry = this.#heads[block * BLOCK_VALUES + blockValue(hash, block)] as number; entry !== -1; entry = this.#next[entry * BLOCKS + block] as number) {
+      for (let link = this.#heads[block * BLOCK_VALUES + blockValue(hash, block)] as number; link !== 0; link = this.#next[(link - 1) * BLOCKS + block] as number) {
+        const entry = link - 1;
         const seq = this.#seqs[entry] as number;
         if (best !== undefined && seq >= best) continue;
         const bits = popcount((this.#hi[entry]! ^ hash.hi) >>> 0) + popcount((this.#lo[entry]! ^ hash.lo) >>> 0);

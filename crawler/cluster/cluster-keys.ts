@@ -1,0 +1,87 @@
+/*
+ * The Redis keys of one crawl cluster. Every key carries the cluster's name in braces (a
+ * hash tag), so a Redis Cluster keeps a crawl's keys in one slot and its Lua scripts may
+ * touch several of them.
+ */
+export class ClusterKeys {
+  readonly name: string;
+  readonly #prefix: string;
+
+  constructor(name: string) {
+    this.name = name;
+    this.#prefix = `forager:{${name}}:`;
+  }
+
+  /** The crawl's settings and shape, written once by `cluster create` (JSON). */
+  get definition(): string {
+    return `${this.#prefix}definition`;
+  }
+
+  /** running, paused, stopped or finished: what every worker obeys. */
+  get state(): string {
+    return `${this.#prefix}state`;
+  }
+
+  /** Pages of the budget handed out to workers so far. */
+  get budgetUsed(): string {
+    return `${this.#prefix}budget:used`;
+  }
+
+  /** Who holds a partition: "<worker>:<epoch>", with an expiry. */
+  lease(partition: number): string {
+    return `${this.#prefix}lease:${partition}`;
+  }
+
+  /** A partition's lease epoch, raised on every acquisition: it fences the previous holder. */
+  epoch(partition: number): string {
+    return `${this.#prefix}epoch:${partition}`;
+  }
+
+  /** When a partition handed over by its previous owner may be asked again (politeness across owners). */
+  quietUntil(partition: number): string {
+    return `${this.#prefix}quiet:${partition}`;
+  }
+
+  /** The stream of links and seeds sent to a partition. */
+  links(partition: number): string {
+    return `${this.#prefix}links:${partition}`;
+  }
+
+  /** Pages the workers have stored in the shards, in total. */
+  get pagesStored(): string {
+    return `${this.#prefix}pages:stored`;
+  }
+
+  /** Live workers: a sorted set of worker ids scored by when their heartbeat expires. */
+  get workers(): string {
+    return `${this.#prefix}workers`;
+  }
+
+  /** One worker's last status (JSON), expiring with its heartbeat. */
+  workerStatus(worker: string): string {
+    return `${this.#prefix}worker:${worker}`;
+  }
+
+  /** Statistics the judges share across the crawl (a hash: one field per worker). */
+  get judgeStatistics(): string {
+    return `${this.#prefix}judge`;
+  }
+
+  /** The user's labels, by URL (a hash: URL → 1, 0). */
+  get labels(): string {
+    return `${this.#prefix}labels`;
+  }
+
+  /** The last errors workers reported, newest first (a capped list). */
+  get errors(): string {
+    return `${this.#prefix}errors`;
+  }
+
+  /** Every key of the cluster, for `cluster delete`. */
+  get pattern(): string {
+    return `${this.#prefix}*`;
+  }
+}
+
+/** The consumer group of every partition's stream: the partition's owner reads through it. */
+export const LINK_GROUP = 'owners';

@@ -1,0 +1,74 @@
+import type { Redis } from 'ioredis';
+import { ClusterKeys } from './cluster-keys.ts';
+import { clusterState, loadCluster, type ClusterState } from './cluster-definition.ts';
+import { LinkStreams } from './link-streams.ts';
+import { liveWorkers, type WorkerStatus } from './worker-registry.ts';
+
+/** What `forager cluster status` and `forager serve` show of a running cluster. */
+export interface ClusterStatus {
+  name: string;
+  query: string;
+  state: ClusterState;
+  partitions: number;
+  /** Partitions some live worker leases now. */
+  leased: number;
+  maxPages: number;
+  /** Pages of the budget handed to workers (stored, in progress, or in a worker's hand). */
+  budgetUsed: number;
+  /** Pages the workers stored in the shards (counted as they report, each second). */
+  pagesStored: number;
+  pagesPerSecond: number;
+  queued: number;
+  /** Link batches waiting in the partitions' streams (sent, not yet admitted by their owners). */
+  streamBacklog: number;
+  workers: WorkerStatus[];
+  /** The latest errors the workers reported, newest first. */
+  errors: string[];
+}
+
+export async function readClusterStatus(redis: Redis, name: string): Promise<ClusterStatus> {
+  const definition = await loadCluster(redis, name);
+  const keys = new ClusterKeys(name);
+  const partitions = Array.from({ length: definition.partitions }, (_, p) => p);
+  const [state, workers, leases, streamBacklog, counters, errors] = await Promise.all([
+    clusterState(redis, keys),
+    liveWorkers(redis, keys),
+    redis.mget(...partitions.map((p) => keys.lease(p))),
+    new LinkStreams(redis, keys).backlog(definition.partitions),
+    redis.mget(keys.budgetUsed, keys.pagesStored),
+    redis.lrange(keys.errors, 0, 9),
+  ]);
+  const [used, stored] = counters.map((v) => Number(v ?? 0)) as [number, number];
+  return {
+    name,
+    query: definition.settings.query,
+    state,
+    partitions: definition.partitions,
+    leased: leases.filter((holder) => holder !== null).length,
+    maxPages: definition.settings.maxPages,
+    budgetUsed: used,
+    pagesStored: stored,
+    pagesPerSecond: workers.reduce((n, w) => n + w.pagesPerSecond, 0),
+    queued: workers.reduce((n, w) => n + w.queued, 0),
+    streamBacklog,
+    workers,
+    errors,
+  };
+}
+
+/** The status in a few lines, for a terminal. */
+export function formatClusterStatus(status: ClusterStatus): string {
+  const lines = [
+    `cluster "${status.name}" (${status.query}): ${status.state}`,
+    `pages stored ${status.pagesStored}, ${status.pagesPerSecond.toFixed(1)} pages/s; budget ${status.budgetUsed}/${status.maxPages} handed out; queued ${status.queued}`,
+    `partitions leased ${status.leased}/${status.partitions}`,
+    `stream backlog ${status.streamBacklog} batches of links`,
+    `${status.workers.length} worker(s):`,
+    ...status.workers.map(
+      (w) =>
+        `  ${w.id}  partitions ${w.partitions} (shards open ${w.shards})  pages ${w.pagesStored}  ${w.pagesPerSecond.toFixed(1)} pages/s  queued ${w.queued}  ${w.paused ? 'paused' : w.idle ? 'idle' : 'crawling'}${w.errors > 0 ? `  errors ${w.errors}` : ''}`,
+    ),
+  ];
+  if (status.errors.length > 0) lines.push('latest errors:', ...status.errors.slice(0, 5).map((e) => `  ${e}`));
+  return `${lines.join('\n')}\n`;
+}

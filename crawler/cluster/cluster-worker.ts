@@ -1,0 +1,549 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
+import { ClusterKeys } from './cluster-keys.ts';
+import { clusterState, loadCluster, type ClusterDefinition, type ClusterState } from './cluster-definition.ts';
+import { LinkStreams, type LinkBatch, type SentLink } from './link-streams.ts';
+import { PartitionLeases, type Lease } from './partition-leases.ts';
+import { PartitionMap, shardFileName } from './partition.ts';
+import { partitionsFor, WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
+import { SharedBudget } from './shared-budget.ts';
+import { isFenced } from './shard-fence.ts';
+import { ShardRunner } from './shard-runner.ts';
+
+/*
+ * A cluster worker: leases its share of the partitions, runs a shard (today's engine) for
+ * each partition that has work, moves links between partitions through Redis, and obeys the
+ * crawl's state. Everything is driven by one loop of short ticks, so the order of what it
+ * does with Redis is easy to follow; a watchdog beside it stops dispatching when the leases
+ * could not be renewed in time, even while that loop waits on a Redis that went away.
+ */
+
+const TICK_MS = 100;
+/**
+ * Shards opened per tick at most: opening one (SQLite, the engine, its history) takes tens of
+ * milliseconds of the one thread that also renews the leases.
+ */
+const OPENS_PER_TICK = 4;
+const CONTROL_EVERY_MS = 500;
+const STATUS_EVERY_MS = 1000;
+/** Batches read per stream per tick. */
+const READ_COUNT = 20;
+/** Outbox sends per shard per tick. */
+const SENDS_PER_TICK = 4;
+/** Past this many entries waiting in a partition's stream, shards sending to it pause. */
+export const MAX_STREAM_BACKLOG = 5_000;
+/** With no renewal for this share of the lease time, the worker stops dispatching: the lease may be about to pass on. */
+const RENEWAL_DEADLINE_SHARE = 0.6;
+
+export interface WorkerOptions {
+  redis: Redis;
+  name: string;
+  dir: string;
+  /** A line of news for the user (joined, took partitions, Redis away…). */
+  log: (line: string) => void;
+  /** Parse workers (default: one per spare core). */
+  parseWorkers?: number;
+}
+
+export type WorkerEnd = 'finished' | 'stopped' | 'left';
+
+interface HeldLease extends Lease {
+  /** Partitions taken over from an owner that released them wait this long before asking their hosts. */
+  quietUntil: number;
+  /** Pending batches were claimed and must be read again before new ones. */
+  claimed: boolean;
+}
+
+export class ClusterWorker {
+  readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  readonly #redis: Redis;
+  readonly #keys: ClusterKeys;
+  readonly #dir: string;
+  readonly #log: (line: string) => void;
+  readonly #parseWorkers: number | undefined;
+  readonly #partitions = new PartitionMap();
+  readonly #held = new Map<number, HeldLease>();
+  readonly #runners = new Map<number, ShardRunner>();
+  /** Partitions whose shard failed to open or whose engine ended on an error: retried after a pause. */
+  readonly #retryAt = new Map<number, number>();
+  #definition: ClusterDefinition | undefined;
+  #leases: PartitionLeases | undefined;
+  #streams: LinkStreams;
+  #registry: WorkerRegistry | undefined;
+  #budget: SharedBudget | undefined;
+  #parser: ParsePool | undefined;
+  #state: ClusterState = 'running';
+  /** Live workers as of the last heartbeat. */
+  #live: string[] = [];
+  /** The main loop has ended: the renewal loop ends too. */
+  #stopped = false;
+  #lastRenewal = Date.now();
+  #renewalLate = false;
+  #leaving = false;
+  #abortOnLeave = false;
+  #pagesStored = 0;
+  #pagesReported = 0;
+  /** The workers' statuses at the last look for the crawl's end. */
+  #lastLook = new Map<string, WorkerStatus>();
+  #statusSeq = 0;
+  /** Links this worker admitted and sent. */
+  #linksMoved = 0;
+  /** When each part of the loop is next due (epoch ms). */
+  readonly #due = { control: 0, balance: 0, reclaim: 0, status: 0 };
+  #errors = 0;
+  #lastError: string | undefined;
+  /** Streams that had nothing to read on the last tick: the worker's inbox is empty. */
+  #inboxEmpty = false;
+  #backpressure = false;
+  #opensLeft = 0;
+  #startedAt = Date.now();
+
+  constructor(options: WorkerOptions) {
+    this.#redis = options.redis;
+    this.#keys = new ClusterKeys(options.name);
+    this.#dir = options.dir;
+    this.#log = options.log;
+    this.#parseWorkers = options.parseWorkers;
+    this.#streams = new LinkStreams(this.#redis, this.#keys);
+  }
+
+  /** Leave the crawl: shards close (requests in flight are stored, or with `abort` cancelled), leases are given up. */
+  leave(abort = false): void {
+    this.#leaving = true;
+    this.#abortOnLeave ||= abort;
+  }
+
+  async run(): Promise<WorkerEnd> {
+    const definition = await loadCluster(this.#redis, this.#keys.name);
+    this.#definition = definition;
+    mkdirSync(this.#dir, { recursive: true });
+    this.#leases = new PartitionLeases(this.#redis, this.#keys, this.id, definition.leaseMs);
+    this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
+    this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, () => this.#nudgeAll());
+    this.#parser = new ParsePool(this.#parseWorkers ?? defaultParseWorkers());
+    this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
+    const watchdog = setInterval(() => this.#watchRenewal(), Math.max(50, definition.leaseMs / 20));
+    this.#due.reclaim = Date.now() + definition.leaseMs;
+    await this.#renew();
+    const renewal = this.#renewalLoop();
+    let end: WorkerEnd | undefined;
+    try {
+      while (end === undefined) {
+        try {
+          end = await this.#tick(Date.now());
+        } catch (err) {
+          // Redis refused a command or a shard failed: reported, and the next tick tries again.
+          this.#report(`tick: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        if (end === undefined) await sleep(TICK_MS);
+      }
+    } finally {
+      clearInterval(watchdog);
+      await this.#shutDown();
+      this.#stopped = true;
+      await renewal;
+    }
+    return end;
+  }
+
+  /** One turn of the loop: the crawl's state, leases, links in and out, status. Returns how the worker ends, if it does. */
+  async #tick(now: number): Promise<WorkerEnd | undefined> {
+    const due = this.#due;
+    if (now >= due.control) {
+      due.control = now + CONTROL_EVERY_MS;
+      this.#state = await clusterState(this.#redis, this.#keys);
+      if (this.#state === 'finished' || this.#state === 'stopped') return this.#state;
+      this.#applyState();
+    }
+    if (this.#leaving) return 'left';
+    const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
+    if (now >= due.balance) {
+      due.balance = now + leaseMs / 5;
+      await this.#balance();
+    }
+    if (now >= due.reclaim) {
+      due.reclaim = now + leaseMs;
+      await this.#reclaimStale();
+    }
+    this.#opensLeft = OPENS_PER_TICK;
+    this.#reapEndedShards();
+    this.#openShardsWithWork();
+    await this.#intake();
+    await this.#sendOutboxes();
+    if (now >= due.status) {
+      due.status = now + STATUS_EVERY_MS;
+      await this.#publishStatus();
+      if (await this.#crawlFinished()) {
+        await this.#redis.set(this.#keys.state, 'finished');
+        this.#log(`cluster "${this.#keys.name}" finished its crawl`);
+      }
+    }
+    return undefined;
+  }
+
+  /** Paused or running, as the crawl's state says; a worker whose leases are late stays paused. */
+  #applyState(): void {
+    const pause = this.#state !== 'running' || this.#renewalLate || this.#backpressure;
+    for (const runner of this.#runners.values()) {
+      if (pause) runner.engine.pause();
+      else runner.engine.resume();
+    }
+  }
+
+  #watchRenewal(): void {
+    if (this.#definition === undefined) return;
+    const late = !this.#leasesFresh();
+    if (late === this.#renewalLate) return;
+    this.#renewalLate = late;
+    if (late) this.#log(`leases not renewed for ${Math.round(Date.now() - this.#lastRenewal)} ms: dispatching stops until Redis answers`);
+    this.#applyState();
+  }
+
+  /** Says it is alive, renews its leases, and takes or gives up partitions towards its fair share. */
+  /**
+   * Beats and renews the leases on a loop of its own, so that slow work on the main loop
+   * (shards closing, a busy machine) never makes a lease lapse.
+   */
+  async #renewalLoop(): Promise<void> {
+    const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
+    while (!this.#stopped) {
+      try {
+        await this.#renew();
+      } catch (err) {
+        this.#report(`renewing leases: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      await sleep(leaseMs / 5);
+    }
+  }
+
+  /** Says it is alive and renews its leases; a lease found lost closes its shard. */
+  async #renew(): Promise<void> {
+    const started = Date.now();
+    this.#live = await (this.#registry as WorkerRegistry).beat();
+    const lost = await (this.#leases as PartitionLeases).renew([...this.#held.values()]);
+    this.#lastRenewal = started;
+    if (this.#renewalLate) this.#watchRenewal();
+    for (const lease of lost) {
+      // Renewed meanwhile by a later acquisition of the same partition: not lost.
+      if (this.#held.get(lease.partition)?.epoch !== lease.epoch) continue;
+      this.#log(`lost the lease of partition ${lease.partition} (expired or taken over); its shard closes`);
+      this.#held.delete(lease.partition);
+      const runner = this.#runners.get(lease.partition);
+      this.#runners.delete(lease.partition);
+      if (runner !== undefined) this.#closeInBackground(runner, true);
+    }
+  }
+
+  /** Takes or gives up partitions towards this worker's even share of them. */
+  async #balance(): Promise<void> {
+    const share = partitionsFor(this.id, this.#live, (this.#definition as ClusterDefinition).partitions);
+    if (this.#held.size > share) await this.#giveUp(this.#held.size - share);
+    else if (this.#held.size < share) await this.#take(share - this.#held.size);
+  }
+
+  /** Takes free partitions, starting at a place of its own so that workers joining together rarely collide. */
+  async #take(wanted: number): Promise<void> {
+    const leases = this.#leases as PartitionLeases;
+    const definition = this.#definition as ClusterDefinition;
+    const free = await leases.free(definition.partitions);
+    if (free.length === 0) return;
+    const start = Number.parseInt(this.id.slice(-6), 16) % free.length;
+    const candidates = [...free.slice(start), ...free.slice(0, start)].slice(0, wanted);
+    const taken = await leases.acquire(candidates);
+    if (taken.length === 0) return;
+    // Held at once, so that the renewal loop renews them while their streams are set up.
+    for (const lease of taken) this.#held.set(lease.partition, { ...lease, quietUntil: Number.POSITIVE_INFINITY, claimed: true });
+    const partitions = taken.map((lease) => lease.partition);
+    const quiet = await this.#streams.prepareOwnership(partitions, this.id, (p) => this.#keys.quietUntil(p));
+    for (const [i, partition] of partitions.entries()) {
+      const lease = this.#held.get(partition);
+      if (lease !== undefined) lease.quietUntil = quiet[i] as number;
+    }
+    this.#log(`took ${taken.length} partition(s); holds ${this.#held.size}`);
+  }
+
+  /** Gives up the highest-numbered partitions: their shards close first (all at once), then their leases go. */
+  async #giveUp(count: number): Promise<void> {
+    const leases = this.#leases as PartitionLeases;
+    const quietMs = (this.#definition as ClusterDefinition).settings.delayMs;
+    const victims = [...this.#held.values()].sort((a, b) => b.partition - a.partition).slice(0, count);
+    await Promise.all(
+      victims.map(async (lease) => {
+        const runner = this.#runners.get(lease.partition);
+        this.#runners.delete(lease.partition);
+        if (runner !== undefined) await runner.close((links) => this.#send(links));
+        this.#held.delete(lease.partition);
+        await leases.release(lease, quietMs);
+      }),
+    );
+    this.#log(`gave up ${victims.length} partition(s) to other workers; holds ${this.#held.size}`);
+  }
+
+  #closeInBackground(runner: ShardRunner, abort: boolean): void {
+    runner.close((links) => this.#send(links), abort).catch((err: unknown) => this.#report(`partition ${runner.partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** A partition's shard, opened now if the lease allows and its hosts' quiet time is over. */
+  #runnerFor(partition: number): ShardRunner | undefined {
+    const open = this.#runners.get(partition);
+    if (open !== undefined) return open;
+    const lease = this.#held.get(partition);
+    const now = Date.now();
+    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0) return undefined;
+    this.#opensLeft--;
+    const definition = this.#definition as ClusterDefinition;
+    try {
+      const runner = new ShardRunner(partition, lease.epoch, {
+        dir: this.#dir,
+        settings: definition.settings,
+        partitions: this.#partitions,
+        parser: this.#parser as ParsePool,
+        budget: this.#budget as SharedBudget,
+        worker: this.id,
+        paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,
+      });
+      runner.engine.on('page', () => this.#pagesStored++);
+      this.#runners.set(partition, runner);
+      this.#retryAt.delete(partition);
+      return runner;
+    } catch (err) {
+      if (isFenced(err)) {
+        // A later owner has written to the shard: this lease is stale, whatever Redis said a moment ago.
+        this.#log(`partition ${partition}: another worker owns it now (epoch fence); left to it`);
+        this.#held.delete(partition);
+        return undefined;
+      }
+      this.#report(`partition ${partition}: its shard could not be opened: ${err instanceof Error ? err.message : String(err)}`);
+      this.#retryAt.set(partition, now + 5000);
+      return undefined;
+    }
+  }
+
+  /** Shards left from earlier owners hold queued URLs: opened as soon as their partition is held. */
+  #openShardsWithWork(): void {
+    for (const partition of this.#held.keys()) {
+      if (!this.#runners.has(partition) && existsSync(join(this.#dir, shardFileName(partition)))) this.#runnerFor(partition);
+    }
+  }
+
+  /** An engine that stopped on its own: fenced (the partition is another worker's now), or failed. */
+  #reapEndedShards(): void {
+    for (const [partition, runner] of this.#runners) {
+      if (runner.outcome === undefined) continue;
+      this.#runners.delete(partition);
+      if (runner.fenced) {
+        this.#log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
+        this.#held.delete(partition);
+      } else {
+        const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? `engine ended: ${runner.outcome}`);
+        this.#report(`partition ${partition}: ${why}`);
+        this.#retryAt.set(partition, Date.now() + 5000);
+      }
+      this.#closeInBackground(runner, false);
+    }
+  }
+
+  /**
+   * Batches another consumer read and never acknowledged for longer than a lease (a worker
+   * that lost its partitions while it was reading) are taken over by the partition's owner.
+   */
+  async #reclaimStale(): Promise<void> {
+    const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
+    for (const partition of await this.#streams.claimStale([...this.#held.keys()], this.id, leaseMs)) {
+      const lease = this.#held.get(partition);
+      if (lease !== undefined) lease.claimed = true;
+    }
+  }
+
+  /** Whether the leases were renewed recently enough that this worker still owns its partitions for sure. */
+  #leasesFresh(): boolean {
+    return Date.now() - this.#lastRenewal <= (this.#definition as ClusterDefinition).leaseMs * RENEWAL_DEADLINE_SHARE;
+  }
+
+  /** Reads the links sent to its partitions and admits them, then acknowledges them. */
+  async #intake(): Promise<void> {
+    // A worker that was away (paused, or Redis was) reads nothing until it knows its leases are still its own.
+    if (!this.#leasesFresh()) return;
+    const readable = [...this.#held.values()].filter((lease) => lease.quietUntil <= Date.now()).map((lease) => lease.partition);
+    const claimed = readable.filter((p) => this.#held.get(p)?.claimed === true);
+    let read = 0;
+    if (claimed.length > 0) {
+      const pending = await this.#streams.read(claimed, this.id, READ_COUNT, true);
+      read += await this.#admit(pending);
+      for (const p of claimed) {
+        if (!pending.some((b) => b.partition === p)) {
+          const lease = this.#held.get(p);
+          if (lease !== undefined) lease.claimed = false;
+        }
+      }
+    }
+    const fresh = readable.filter((p) => this.#held.get(p)?.claimed === false);
+    read += await this.#admit(await this.#streams.read(fresh, this.id, READ_COUNT));
+    this.#inboxEmpty = read === 0 && readable.length === this.#held.size;
+  }
+
+  async #admit(batches: readonly LinkBatch[]): Promise<number> {
+    const byPartition = new Map<number, LinkBatch[]>();
+    for (const batch of batches) {
+      let list = byPartition.get(batch.partition);
+      if (list === undefined) byPartition.set(batch.partition, (list = []));
+      list.push(batch);
+    }
+    for (const [partition, list] of byPartition) {
+      const runner = this.#runnerFor(partition);
+      if (runner === undefined) {
+        // Not open yet (quiet time, a shard that failed to open, or enough opened this tick): the batches stay pending and are read again.
+        const lease = this.#held.get(partition);
+        if (lease !== undefined) lease.claimed = true;
+        continue;
+      }
+      try {
+        runner.admit(list);
+        this.#linksMoved += list.length;
+      } catch (err) {
+        this.#report(`partition ${partition}: links could not be admitted: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      await this.#streams.ack(partition, list);
+    }
+    return batches.length;
+  }
+
+  /** Sends what the shards' outboxes hold; a stream past its bound pauses the senders until it drains. */
+  async #sendOutboxes(): Promise<void> {
+    let backlog = 0;
+    for (const runner of this.#runners.values()) {
+      for (let i = 0; i < SENDS_PER_TICK; i++) {
+        const batch = runner.takeOutbox();
+        if (batch === undefined) break;
+        backlog = Math.max(backlog, await this.#send(batch.links));
+        batch.done();
+      }
+    }
+    const pressure = backlog > MAX_STREAM_BACKLOG;
+    if (pressure !== this.#backpressure) {
+      this.#backpressure = pressure;
+      this.#log(pressure ? `a partition's stream holds over ${MAX_STREAM_BACKLOG} batches: this worker's shards pause until it drains` : 'streams drained: dispatching again');
+      this.#applyState();
+    }
+  }
+
+  #send(links: SentLink[]): Promise<number> {
+    this.#linksMoved += links.length;
+    return this.#streams.send(links, (url) => this.#partitions.of(url));
+  }
+
+  #nudgeAll(): void {
+    for (const runner of this.#runners.values()) runner.engine.nudge();
+  }
+
+  #report(line: string): void {
+    this.#errors++;
+    this.#lastError = line;
+    this.#log(line);
+    void this.#redis
+      .pipeline()
+      .lpush(this.#keys.errors, `${new Date().toISOString()} ${this.id}: ${line}`)
+      .ltrim(this.#keys.errors, 0, 49)
+      .exec()
+      .catch(() => undefined);
+  }
+
+  #status(): WorkerStatus {
+    let queued = 0;
+    let inProgress = 0;
+    let idle = this.#inboxEmpty;
+    let outbox = 0;
+    for (const runner of this.#runners.values()) {
+      const stats = runner.engine.stats();
+      queued += stats.queued;
+      inProgress += runner.engine.pagesInProgress;
+      outbox += runner.outboxSize;
+      if (!runner.idle) idle = false;
+    }
+    const budget = this.#budget as SharedBudget;
+    if (idle && budget.allowance > 0) void budget.returnAllowance().catch(() => undefined);
+    const elapsed = (Date.now() - this.#startedAt) / 1000;
+    return {
+      id: this.id,
+      seq: ++this.#statusSeq,
+      activity: this.#pagesStored + this.#linksMoved,
+      host: hostname(),
+      pid: process.pid,
+      startedAt: this.#startedAt,
+      partitions: this.#held.size,
+      shards: this.#runners.size,
+      pagesStored: this.#pagesStored,
+      pagesPerSecond: elapsed > 0 ? this.#pagesStored / elapsed : 0,
+      queued,
+      inProgress,
+      outbox,
+      idle,
+      allowance: budget.allowance,
+      budgetSpent: budget.spent,
+      paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,
+      errors: this.#errors,
+      ...(this.#lastError === undefined ? {} : { lastError: this.#lastError }),
+    };
+  }
+
+  async #publishStatus(): Promise<void> {
+    await (this.#registry as WorkerRegistry).publish(this.#status());
+    const delta = this.#pagesStored - this.#pagesReported;
+    if (delta > 0) {
+      await this.#redis.incrby(this.#keys.pagesStored, delta);
+      this.#pagesReported += delta;
+    }
+  }
+
+  /**
+   * Whether the crawl is over: every worker idle (or the budget spent), nothing in flight,
+   * every partition held and every stream empty, and all of it still so in a later status of
+   * every worker that did nothing meanwhile. A link admitted just before the streams were
+   * read shows in its owner's next status, so two looks a status apart cannot both miss it.
+   */
+  async #crawlFinished(): Promise<boolean> {
+    if (this.#state !== 'running') return false;
+    const definition = this.#definition as ClusterDefinition;
+    const { workers } = await (this.#registry as WorkerRegistry).view();
+    const previous = this.#lastLook;
+    this.#lastLook = new Map(workers.map((w) => [w.id, w]));
+    if (workers.length === 0 || workers.some((w) => w.inProgress > 0 || w.outbox > 0)) return false;
+    const budgetSpent = Number(await this.#redis.get(this.#keys.budgetUsed)) >= definition.settings.maxPages && workers.every((w) => w.allowance === 0);
+    if (!budgetSpent) {
+      if (workers.reduce((n, w) => n + w.partitions, 0) !== definition.partitions || !workers.every((w) => w.idle)) return false;
+      if ((await this.#streams.backlog(definition.partitions)) > 0) return false;
+    }
+    return workers.length === previous.size && workers.every((w) => {
+      const before = previous.get(w.id);
+      return before !== undefined && before.seq < w.seq && before.activity === w.activity;
+    });
+  }
+
+  async #shutDown(): Promise<void> {
+    const leases = this.#leases;
+    const quietMs = this.#definition?.settings.delayMs ?? 0;
+    for (const [partition, runner] of this.#runners) {
+      try {
+        await runner.close((links) => this.#send(links), this.#abortOnLeave);
+      } catch (err) {
+        this.#log(`partition ${partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.#runners.clear();
+    await this.#publishStatus().catch(() => undefined);
+    for (const lease of this.#held.values()) await leases?.release(lease, quietMs).catch(() => undefined);
+    this.#held.clear();
+    await this.#budget?.returnAllowance().catch(() => undefined);
+    await this.#registry?.leave().catch(() => undefined);
+    await this.#parser?.close();
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

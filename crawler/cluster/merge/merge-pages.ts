@@ -1,0 +1,225 @@
+import type { NewPage } from '../../store/page-store.ts';
+import { fetchOrder, type FetchedPage } from './fetch-order.ts';
+import { IdMap } from './id-map.ts';
+import type { MergedCollection, RenderValues } from './merged-collection.ts';
+import type { MergedUrls } from './merge-urls.ts';
+import type { ShardQuery, ShardReader } from './shard-reader.ts';
+
+/*
+ * Pages, in the merged fetch order (fetch-order.ts), each written with what hangs on its seq
+ * (its links, render, requisites, pending requisites) as a crawl stores a page: through
+ * PageStore, which gives the next seq and fills the full-text index by the store's own rule.
+ * A page is never stored twice: should two shards hold a page of one URL (a fenced worker,
+ * a bug), the first in fetch order is kept and the other counted as a conflict, its links
+ * and side rows dropped with it.
+ */
+
+/** A shard page left out as a conflict; its seq maps here rather than to a merged seq. */
+const DROPPED = -1;
+/** Light rows read ahead per shard: the heap's heads cost little, whatever the pages' sizes. */
+const READ_AHEAD = 256;
+
+interface ShardPage {
+  seq: number;
+  urlId: number;
+  status: number;
+  httpVersion: string | null;
+  statusText: string | null;
+  headers: string;
+  contentType: string | null;
+  charset: string | null;
+  body: Buffer | null;
+  bodyBytes: number;
+  wireBytes: number;
+  title: string | null;
+  text: string | null;
+  terms: string | null;
+  relevance: number | null;
+  hot: number;
+  noindex: number;
+  nofollow: number;
+  canonical: string | null;
+  redirectTo: number | null;
+  note: string | null;
+  startedAt: number;
+  fetchedAt: number;
+  responseMs: number;
+  remoteAddress: string | null;
+  requestHead: string | null;
+  payload: Buffer | null;
+  judgedHot: number | null;
+  simhash: string | null;
+  bodyHash: string | null;
+  duplicateOf: number | null;
+  duplicateKind: string | null;
+  soft404: number;
+}
+
+interface ShardLink {
+  dstId: number;
+  anchor: string;
+  contextBefore: string;
+  contextAfter: string;
+}
+
+const PAGE = `SELECT seq, url_id AS urlId, status, http_version AS httpVersion, status_text AS statusText, headers, content_type AS contentType,
+  charset, body, body_bytes AS bodyBytes, wire_bytes AS wireBytes, title, text, terms, relevance, hot, noindex, nofollow, canonical,
+  redirect_to AS redirectTo, note, started_at AS startedAt, fetched_at AS fetchedAt, response_ms AS responseMs, remote_address AS remoteAddress,
+  request_head AS requestHead, payload, judged_hot AS judgedHot, CAST(simhash AS TEXT) AS simhash, body_hash AS bodyHash,
+  duplicate_of AS duplicateOf, duplicate_kind AS duplicateKind, soft404 FROM pages WHERE seq = ?`;
+
+/** One shard's reads for the pages pass, and its page seqs' new seqs. */
+class ShardPages {
+  readonly shard: ShardReader;
+  readonly urlIds: IdMap;
+  readonly seqs: IdMap;
+  readonly page: ShardQuery<ShardPage>;
+  readonly bytes: ShardQuery<{ body: Buffer | null; payload: Buffer | null }>;
+  readonly links: ShardQuery<ShardLink>;
+  readonly render: ShardQuery<RenderValues> | undefined;
+  readonly requisites: ShardQuery<[string]> | undefined;
+  readonly pending: ShardQuery<{ pageUrl: string; requisites: string }> | undefined;
+
+  constructor(shard: ShardReader, urlIds: IdMap) {
+    this.shard = shard;
+    this.urlIds = urlIds;
+    const extent = shard.query<{ maxSeq: number | null; n: number }>('SELECT max(seq) AS maxSeq, count(*) AS n FROM pages').get() as { maxSeq: number | null; n: number };
+    this.seqs = new IdMap(extent.maxSeq ?? 0, extent.n);
+    this.page = shard.query(PAGE);
+    this.bytes = shard.query('SELECT body, payload FROM pages WHERE seq = ?');
+    this.links = shard.query('SELECT dst_id AS dstId, anchor, context_before AS contextBefore, context_after AS contextAfter FROM links WHERE src_seq = ?');
+    // Most crawls render nothing and fetch no requisites: a page then costs no lookups in those tables.
+    const has = (table: string): boolean => (shard.query<[number]>(`SELECT EXISTS (SELECT 1 FROM ${table})`, true).get() as [number])[0] === 1;
+    this.render = has('renders')
+      ? shard.query('SELECT dom, rendered_at AS renderedAt, render_ms AS renderMs, timed_out AS timedOut, links_added AS linksAdded, requests FROM renders WHERE page_seq = ?')
+      : undefined;
+    this.requisites = has('requisites') ? shard.query('SELECT url FROM requisites WHERE page_seq = ?', true) : undefined;
+    this.pending = has('requisites_pending') ? shard.query('SELECT page_url AS pageUrl, requisites FROM requisites_pending WHERE page_seq = ?') : undefined;
+  }
+
+  /**
+   * The shard's pages' seqs and fetch times in seq order, read a few hundred at a time
+   * (keyset paging, not one open iterator): the connection stays free for the page rows,
+   * read one at a time as their turn comes.
+   */
+  *byFetch(): Generator<FetchedPage> {
+    const next = this.shard.query<[number, number]>('SELECT seq, fetched_at FROM pages WHERE seq > ? ORDER BY seq LIMIT ?', true);
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const rows = next.all(after, READ_AHEAD);
+      for (const [seq, fetchedAt] of rows) yield { seq, fetchedAt };
+      if (rows.length < READ_AHEAD) return;
+      after = (rows[rows.length - 1] as [number, number])[0];
+    }
+  }
+}
+
+export interface MergedPages {
+  pages: number;
+  /** Pages left out because another shard's page of the same URL came first. */
+  conflicts: number;
+  /** Duplicates whose original was such a conflict: kept with their own bytes, no longer marked duplicates. */
+  unlinkedDuplicates: number;
+}
+
+export function mergePages(shards: readonly ShardReader[], urls: MergedUrls, out: MergedCollection): MergedPages {
+  const sources = shards.map((shard, s) => new ShardPages(shard, urls.urlIds[s] as IdMap));
+  let pages = 0;
+  let conflicts = 0;
+  let unlinkedDuplicates = 0;
+  for (const { shard, seq } of fetchOrder(sources.map((source) => source.byFetch()))) {
+    const source = sources[shard] as ShardPages;
+    const row = source.page.get(seq);
+    if (row === undefined) throw source.shard.inconsistent(`page ${seq} vanished while the shard was read`);
+    const urlId = source.urlIds.get(row.urlId);
+    if (urlId === 0) throw source.shard.inconsistent(`page ${seq} is of URL ${row.urlId}, which the shard does not hold`);
+    if (urls.marks.hasPage(urlId)) {
+      conflicts++;
+      source.seqs.set(seq, DROPPED);
+      continue;
+    }
+    const page = newPage(source, row, urlId);
+    if (row.duplicateOf !== null && page.duplicateOf === null) unlinkedDuplicates++;
+    const newSeq = out.pages.insert(page);
+    if (newSeq !== pages + 1) throw new Error(`merge: page stored as seq ${newSeq}, expected ${pages + 1}: the new collection was not empty`);
+    pages = newSeq;
+    urls.marks.markPage(urlId);
+    source.seqs.set(seq, newSeq);
+    out.wrote();
+    copyPageRows(source, seq, newSeq, out);
+  }
+  return { pages, conflicts, unlinkedDuplicates };
+}
+
+/** A shard's page row as PageStore takes it, its ids made the merged collection's. */
+function newPage(source: ShardPages, row: ShardPage, urlId: number): NewPage {
+  let headers: [string, string][];
+  try {
+    headers = JSON.parse(row.headers) as [string, string][];
+  } catch {
+    throw source.shard.inconsistent(`page ${row.seq} has headers that are not JSON`);
+  }
+  let body = row.body;
+  let payload = row.payload;
+  let duplicateOf: NewPage['duplicateOf'] = null;
+  if (row.duplicateOf !== null) {
+    const original = source.seqs.get(row.duplicateOf);
+    if (original > 0) duplicateOf = { seq: original, kind: row.duplicateKind as 'exact' | 'near' };
+    else if (row.duplicateKind === 'exact' && body === null) {
+      // Its original lost a conflict, so the bytes it shared are not in the merge: it keeps them itself.
+      const bytes = source.bytes.get(row.duplicateOf);
+      body = bytes?.body ?? null;
+      payload = bytes?.payload ?? null;
+    }
+  }
+  return {
+    urlId,
+    status: row.status,
+    httpVersion: row.httpVersion,
+    statusText: row.statusText,
+    headers,
+    contentType: row.contentType,
+    charset: row.charset,
+    body,
+    bodyBytes: row.bodyBytes,
+    wireBytes: row.wireBytes,
+    title: row.title,
+    text: row.text,
+    terms: row.terms,
+    relevance: row.relevance,
+    hot: row.hot === 1,
+    judgedHot: row.judgedHot === null ? null : row.judgedHot === 1,
+    noindex: row.noindex === 1,
+    nofollow: row.nofollow === 1,
+    canonical: row.canonical,
+    // A redirect's target is a URL of the same shard (the owner's row or a stub): 0 would be a URL it does not hold.
+    redirectTo: row.redirectTo === null ? null : source.urlIds.get(row.redirectTo) || null,
+    note: row.note,
+    startedAt: row.startedAt,
+    fetchedAt: row.fetchedAt,
+    responseMs: row.responseMs,
+    remoteAddress: row.remoteAddress,
+    requestHead: row.requestHead,
+    payload,
+    simhash: row.simhash === null ? null : BigInt(row.simhash),
+    bodyHash: row.bodyHash,
+    duplicateOf,
+    soft404: row.soft404 === 1,
+  };
+}
+
+/** The rows keyed by the page's seq: its links (to the merged URL ids), render, requisites and pending requisites. */
+function copyPageRows(source: ShardPages, seq: number, newSeq: number, out: MergedCollection): void {
+  const links = source.links.all(seq);
+  for (const link of links) {
+    const dstId = source.urlIds.get(link.dstId);
+    if (dstId === 0) throw source.shard.inconsistent(`a link of page ${seq} points at URL ${link.dstId}, which the shard does not hold`);
+    out.pages.insertLink(newSeq, { ...link, dstId });
+  }
+  out.wrote(links.length);
+  const render = source.render?.get(seq);
+  if (render !== undefined) out.insertRender(newSeq, render);
+  for (const [url] of source.requisites?.all(seq) ?? []) out.insertRequisite(newSeq, url);
+  const pending = source.pending?.get(seq);
+  if (pending !== undefined) out.insertPendingRequisites(newSeq, pending.pageUrl, pending.requisites);
+}

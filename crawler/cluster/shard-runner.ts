@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import { CrawlEngine, type PageBudget, type RunOutcome } from '../engine/engine.ts';
+import type { ParsePool } from '../parse/parse-pool.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
+import { openCollection, type Db } from '../store/database.ts';
+import { loadSettings, saveSettings } from '../store/settings-store.ts';
+import type { LinkBatch, SentLink } from './link-streams.ts';
+import { partitionReason, shardFileName, type PartitionMap } from './partition.ts';
+import { isFenced, raiseFence } from './shard-fence.ts';
+import { ShardOutbox } from './shard-outbox.ts';
+
+/*
+ * One partition's crawl on one worker: today's engine over the partition's shard, with the
+ * cluster's ports plugged in. Links to other partitions go to the shard's outbox; links from
+ * them arrive through admit(); the page budget is the worker's share of the crawl's. Taking
+ * a partition over is today's resume: the engine puts the shard's in-flight URLs back.
+ */
+
+/** Each shard's own CLOCK cache: a worker holds many shards, and the shard's index answers the rest. */
+const SHARD_SEEN_CACHE = 8192;
+/** Links read from the outbox per send. */
+const OUTBOX_BATCH = 2000;
+
+export interface ShardContext {
+  dir: string;
+  settings: CrawlSettings;
+  partitions: PartitionMap;
+  parser: ParsePool;
+  budget: PageBudget;
+  worker: string;
+  /** Start paused (the crawl is paused, or the worker's leases are late): not one request before resume(). */
+  paused: boolean;
+}
+
+export class ShardRunner {
+  readonly partition: number;
+  readonly epoch: number;
+  readonly #db: Db;
+  readonly #engine: CrawlEngine;
+  readonly #outbox: ShardOutbox;
+  readonly #run: Promise<RunOutcome>;
+  #outcome: RunOutcome | undefined;
+  #fault: unknown;
+  #closed = false;
+
+  constructor(partition: number, epoch: number, context: ShardContext) {
+    this.partition = partition;
+    this.epoch = epoch;
+    const db = openCollection(join(context.dir, shardFileName(partition)), { create: true });
+    this.#db = db;
+    try {
+      raiseFence(db, epoch);
+      if (loadSettings(db) === undefined) saveSettings(db, context.settings);
+      this.#outbox = new ShardOutbox(db);
+      const outbox = this.#outbox;
+      const partitions = context.partitions;
+      this.#engine = new CrawlEngine(db, context.settings, {
+        writer: `forager worker ${context.worker}`,
+        seenCacheSize: SHARD_SEEN_CACHE,
+        parser: context.parser,
+        budget: context.budget,
+        untilStopped: true,
+        lockFile: false,
+        admitSeeds: false,
+        partition: {
+          elsewhere: (url) => {
+            const owner = partitions.of(url);
+            return owner === partition ? null : partitionReason(owner);
+          },
+          forward: (link) => outbox.add(link),
+        },
+      });
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    if (context.paused) this.#engine.pause();
+    this.#run = this.#engine.run().then(
+      (outcome) => (this.#outcome = outcome),
+      (err: unknown) => {
+        this.#fault = err;
+        return (this.#outcome = 'stopped');
+      },
+    );
+  }
+
+  /** An error that ended the engine's run that is neither the web's nor the store's. */
+  get fault(): unknown {
+    return this.#fault;
+  }
+
+  get engine(): CrawlEngine {
+    return this.#engine;
+  }
+
+  /** How the engine's run ended, once it has. */
+  get outcome(): RunOutcome | undefined {
+    return this.#outcome;
+  }
+
+  /** True when the shard refused this worker's writes because another worker holds the partition now. */
+  get fenced(): boolean {
+    return isFenced(this.#engine.storeError);
+  }
+
+  /** Links and seeds from the partition's stream, committed in one transaction. */
+  admit(batches: readonly LinkBatch[]): void {
+    const links = batches.flatMap((b) => b.links);
+    if (links.length > 0) this.#engine.admitLinks(links);
+  }
+
+  /** The oldest links for other partitions, to send; then sent() with the same batch. */
+  takeOutbox(): { links: SentLink[]; done: () => void } | undefined {
+    const batch = this.#outbox.next(OUTBOX_BATCH);
+    if (batch === undefined) return undefined;
+    return { links: batch.links, done: () => this.#outbox.sent(batch) };
+  }
+
+  /** Links waiting in the outbox. */
+  get outboxSize(): number {
+    return this.#closed ? 0 : this.#outbox.size;
+  }
+
+  /** Nothing to fetch, nothing being fetched, nothing waiting to be sent. */
+  get idle(): boolean {
+    if (this.#outcome !== undefined) return this.#outbox.size === 0;
+    return this.#engine.pagesInProgress === 0 && this.#engine.stats().queued === 0 && this.#outbox.size === 0;
+  }
+
+  /**
+   * Stops dispatching (requests in flight finish and are stored, or with `abort` go back to
+   * the queue), sends what the outbox holds through `send`, then closes the shard.
+   */
+  async close(send: (links: SentLink[]) => Promise<unknown>, abort = false): Promise<RunOutcome> {
+    if (abort) this.#engine.abort();
+    else this.#engine.stop();
+    const outcome = await this.#run;
+    if (this.#closed) return outcome;
+    try {
+      for (let batch = this.takeOutbox(); batch !== undefined; batch = this.takeOutbox()) {
+        await send(batch.links);
+        batch.done();
+      }
+    } finally {
+      this.#closed = true;
+      this.#db.close();
+    }
+    return outcome;
+  }
+}

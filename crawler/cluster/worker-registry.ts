@@ -1,0 +1,97 @@
+import type { Redis } from 'ioredis';
+import type { ClusterKeys } from './cluster-keys.ts';
+
+/*
+ * Who is crawling: each worker's heartbeat is its score in a sorted set (when it expires),
+ * and its last status is a key that expires with it. A worker that stops beating drops out
+ * of the live set after one lease time, and the others then share its partitions.
+ */
+
+export interface WorkerStatus {
+  id: string;
+  /** Statuses published so far: a later one says more about the worker than an earlier one. */
+  seq: number;
+  /** Rises with everything the worker does (pages stored, links admitted and sent): unchanged means it did nothing meanwhile. */
+  activity: number;
+  host: string;
+  pid: number;
+  startedAt: number;
+  /** Partitions leased, and shards open among them. */
+  partitions: number;
+  shards: number;
+  pagesStored: number;
+  pagesPerSecond: number;
+  queued: number;
+  inProgress: number;
+  /** Links in its shards' outboxes, not yet sent. */
+  outbox: number;
+  idle: boolean;
+  allowance: number;
+  budgetSpent: boolean;
+  paused: boolean;
+  errors: number;
+  lastError?: string;
+}
+
+/** How many partitions a worker should hold: an even share, the first workers (by id) taking one more. */
+export function partitionsFor(worker: string, live: readonly string[], partitions: number): number {
+  const workers = live.includes(worker) ? [...live].sort() : [...live, worker].sort();
+  const base = Math.floor(partitions / workers.length);
+  const extra = partitions % workers.length;
+  return workers.indexOf(worker) < extra ? base + 1 : base;
+}
+
+export class WorkerRegistry {
+  readonly #redis: Redis;
+  readonly #keys: ClusterKeys;
+  readonly #worker: string;
+  readonly #ttlMs: number;
+
+  constructor(redis: Redis, keys: ClusterKeys, worker: string, ttlMs: number) {
+    this.#redis = redis;
+    this.#keys = keys;
+    this.#worker = worker;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** Beats, forgets workers whose heartbeat expired, and returns the live ones' ids. */
+  async beat(): Promise<string[]> {
+    const now = await serverTime(this.#redis);
+    const replies = await this.#redis
+      .pipeline()
+      .zadd(this.#keys.workers, String(now + this.#ttlMs), this.#worker)
+      .zremrangebyscore(this.#keys.workers, '-inf', now)
+      .zrange(this.#keys.workers, '0', '-1')
+      .exec();
+    const live = replies?.[2]?.[1];
+    return Array.isArray(live) ? (live as string[]) : [this.#worker];
+  }
+
+  async publish(status: WorkerStatus): Promise<void> {
+    await this.#redis.set(this.#keys.workerStatus(this.#worker), JSON.stringify(status), 'PX', this.#ttlMs);
+  }
+
+  /** The live workers' last statuses. */
+  async view(): Promise<{ workers: WorkerStatus[] }> {
+    return { workers: await liveWorkers(this.#redis, this.#keys) };
+  }
+
+  async leave(): Promise<void> {
+    await this.#redis.pipeline().zrem(this.#keys.workers, this.#worker).del(this.#keys.workerStatus(this.#worker)).exec();
+  }
+}
+
+/** The live workers' statuses (a worker that has not published one yet is left out). */
+export async function liveWorkers(redis: Redis, keys: ClusterKeys): Promise<WorkerStatus[]> {
+  const now = await serverTime(redis);
+  const ids = await redis.zrangebyscore(keys.workers, now, '+inf');
+  if (ids.length === 0) return [];
+  const statuses = await redis.mget(...ids.map((id) => keys.workerStatus(id)));
+  return statuses.flatMap((text) => (text === null ? [] : [JSON.parse(text) as WorkerStatus]));
+}
+
+/** Redis's clock in ms: heartbeats from several machines compare against one clock. */
+async function serverTime(redis: Redis): Promise<number> {
+  const [seconds, micros] = await redis.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}

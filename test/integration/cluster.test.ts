@@ -1,0 +1,291 @@
+/*
+ * The crawl cluster end to end: real redis-server, real `forager worker` processes, a
+ * loopback web of 200 hosts whose request log is the witness. Each test defines its own
+ * cluster on its own Redis and web, so nothing carries over.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { runCli, spawnCli, type RunningCli } from '../support/cli.ts';
+import { describeViolations, pagesRequestedTwice, politenessViolations, startManyHostWeb, type ManyHostWeb } from '../support/many-host-web.ts';
+import { startRedisServer, type RedisServer } from '../support/redis-server.ts';
+
+const HOSTS = 200;
+const PAGES_PER_HOST = 3;
+const DELAY_MS = 100;
+const LEASE_MS = 3000;
+
+interface Harness {
+  web: ManyHostWeb;
+  redis: RedisServer;
+  dir: string;
+  name: string;
+}
+
+async function setUp(name: string, options: { appendonly?: boolean; latencyMs?: number } = {}): Promise<Harness> {
+  const web = await startManyHostWeb({ hosts: HOSTS, pagesPerHost: PAGES_PER_HOST, seed: 7, latencyMs: options.latencyMs ?? 0 });
+  const redis = await startRedisServer({ appendonly: options.appendonly ?? false, ...(options.appendonly === true ? { appendfsync: 'always' as const } : {}) });
+  const dir = mkdtempSync(join(tmpdir(), 'forager-cluster-'));
+  return { web, redis, dir, name };
+}
+
+async function tearDown(h: Harness): Promise<void> {
+  await h.web.close();
+  await h.redis.close();
+  rmSync(h.dir, { recursive: true, force: true });
+}
+
+function crawlFlags(h: Harness): string[] {
+  return [
+    '--query', 'test pages', ...h.web.seeds.flatMap((seed) => ['--seed', seed]),
+    '--allow-private', '--scope', 'any', '--max-pages', '5000', '--delay-ms', String(DELAY_MS), '--delay-factor', '0',
+  ];
+}
+
+async function createCluster(h: Harness): Promise<void> {
+  const created = await runCli(['cluster', 'create', '--redis', h.redis.url, '--name', h.name, '--lease-ms', String(LEASE_MS), ...crawlFlags(h)]);
+  assert.equal(created.code, 0, created.stderr);
+}
+
+function startWorker(h: Harness): RunningCli {
+  return spawnCli(['worker', '--redis', h.redis.url, '--name', h.name, '--dir', join(h.dir, 'shards'), '--parse-workers', '0'], { timeoutMs: 170_000 });
+}
+
+interface StatusJson {
+  state: string;
+  pagesStored: number;
+  leased: number;
+  workers: { id: string; partitions: number; pagesStored: number }[];
+}
+
+async function status(h: Harness): Promise<StatusJson> {
+  const result = await runCli(['cluster', 'status', '--redis', h.redis.url, '--name', h.name, '--json']);
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout) as StatusJson;
+}
+
+async function waitUntil(what: string, condition: () => Promise<boolean> | boolean, timeoutMs = 90_000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Merges the shards and returns the merged collection's fetched pages as "hostIndex path", and the merge's output. */
+async function mergedPages(h: Harness, web: ManyHostWeb = h.web): Promise<{ pages: string[]; output: string }> {
+  const out = join(h.dir, `merged-${Date.now()}.forager`);
+  const merged = await runCli(['merge', '--dir', join(h.dir, 'shards'), '--db', out], { timeoutMs: 60_000 });
+  assert.equal(merged.code, 0, merged.stderr);
+  return { pages: pagesOf(out, web), output: merged.stdout };
+}
+
+function pagesOf(dbPath: string, web: ManyHostWeb): string[] {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const urls = db.prepare('SELECT u.url FROM pages p JOIN urls u ON u.id = p.url_id').pluck().all() as string[];
+    return urls.map((url) => `${web.hostIndex(new URL(url).origin)} ${new URL(url).pathname}`).sort();
+  } finally {
+    db.close();
+  }
+}
+
+/** Every page of the web, as "hostIndex path": what a crawl to the end must hold (404 probes aside). */
+function everyPage(web: ManyHostWeb): string[] {
+  return web.pageUrls().map((url) => `${web.hostIndex(new URL(url).origin)} ${new URL(url).pathname}`).sort();
+}
+
+function htmlPages(pages: readonly string[]): string[] {
+  return pages.filter((p) => !p.endsWith('/sitemap.xml'));
+}
+
+async function finished(workers: readonly RunningCli[]): Promise<void> {
+  for (const worker of workers) {
+    const result = await worker.done;
+    assert.equal(result.code, 0, `worker exited ${result.code} (${result.signal ?? ''}): ${result.stderr}`);
+    assert.match(result.stderr, /the crawl is finished/);
+  }
+}
+
+describe('crawl cluster on Redis', { timeout: 600_000 }, () => {
+  let h: Harness;
+
+  describe('three workers to the end', () => {
+    before(async () => {
+      h = await setUp('three');
+    });
+    after(async () => tearDown(h));
+
+    test('the merged shards hold exactly the pages a single-process crawl of the same web holds, each once, politely', async () => {
+      await createCluster(h);
+      const workers = [startWorker(h), startWorker(h), startWorker(h)];
+      await finished(workers);
+      const { pages, output } = await mergedPages(h);
+      assert.match(output, / 0 conflicts/);
+      assert.equal(new Set(pages).size, pages.length, 'a page is stored twice');
+      assert.deepEqual(htmlPages(pages), everyPage(h.web));
+
+      // The same web crawled by one ordinary process (its own servers, the same plan): the same pages.
+      const single = await startManyHostWeb({ hosts: HOSTS, pagesPerHost: PAGES_PER_HOST, seed: 7 });
+      try {
+        const dbPath = join(h.dir, 'single.forager');
+        const flags = crawlFlags({ ...h, web: single });
+        const crawled = await runCli(['crawl', '--db', dbPath, ...flags], { timeoutMs: 120_000 });
+        assert.equal(crawled.code, 0, crawled.stderr);
+        assert.deepEqual(pages, pagesOf(dbPath, single));
+      } finally {
+        await single.close();
+      }
+
+      // The witness: one request per host at a time, and the delay between them, across all workers.
+      const violations = politenessViolations(h.web.log, { minGapMs: DELAY_MS });
+      assert.equal(violations.length, 0, describeViolations(violations));
+      assert.deepEqual(pagesRequestedTwice(h.web.log), []);
+      const final = await status(h);
+      assert.equal(final.state, 'finished');
+    });
+  });
+
+  describe('a worker killed and a worker joining', () => {
+    before(async () => {
+      h = await setUp('churn', { latencyMs: 20 });
+    });
+    after(async () => tearDown(h));
+
+    test('kill -9 mid-crawl moves its partitions within the lease time, a joiner takes some and contributes, nothing committed is lost or stored twice', async () => {
+      await createCluster(h);
+      const first = startWorker(h);
+      const victim = startWorker(h);
+      await waitUntil('both workers holding partitions and pages stored', async () => {
+        const s = await status(h);
+        return s.workers.length === 2 && s.workers.every((w) => w.partitions > 0) && s.pagesStored >= 80;
+      });
+      victim.child.kill('SIGKILL');
+      const killedAt = Date.now();
+      // Paused right after, so that the survivor does not finish the crawl alone before the joiner comes.
+      assert.equal((await runCli(['cluster', 'pause', '--redis', h.redis.url, '--name', h.name])).code, 0);
+      await victim.done;
+      await waitUntil('the dead worker\'s partitions to move', async () => {
+        const s = await status(h);
+        return s.workers.length === 1 && s.leased === 256;
+      }, LEASE_MS * 6);
+      const movedAfterMs = Date.now() - killedAt;
+      assert.ok(movedAfterMs < LEASE_MS * 4, `partitions moved after ${movedAfterMs} ms`);
+
+      const joiner = startWorker(h);
+      await waitUntil('the joiner to hold its share', async () => {
+        const s = await status(h);
+        return s.workers.length === 2 && s.workers.every((w) => w.partitions === 128);
+      });
+      assert.equal((await runCli(['cluster', 'resume', '--redis', h.redis.url, '--name', h.name])).code, 0);
+      let joinerPages = 0;
+      await waitUntil('the crawl to end', async () => {
+        const s = await status(h);
+        for (const w of s.workers) if (w.id !== undefined && joiner.stderr().includes(w.id)) joinerPages = Math.max(joinerPages, w.pagesStored);
+        return s.state === 'finished';
+      });
+      await finished([first, joiner]);
+      assert.ok(joinerPages > 0, 'the joiner stored no page');
+
+      const { pages, output } = await mergedPages(h);
+      assert.match(output, / 0 conflicts/);
+      assert.equal(new Set(pages).size, pages.length, 'a page is stored twice');
+      assert.deepEqual(htmlPages(pages), everyPage(h.web));
+    });
+  });
+
+  describe('Redis restarted mid-crawl', () => {
+    before(async () => {
+      h = await setUp('restart', { appendonly: true, latencyMs: 20 });
+    });
+    after(async () => tearDown(h));
+
+    test('the workers wait, reconnect and finish the crawl', async () => {
+      await createCluster(h);
+      const workers = [startWorker(h), startWorker(h)];
+      await waitUntil('pages stored', async () => (await status(h)).pagesStored >= 100);
+      await h.redis.restart();
+      await finished(workers);
+      for (const worker of workers) assert.match(worker.stderr(), /answers again/);
+      const { pages } = await mergedPages(h);
+      assert.equal(new Set(pages).size, pages.length, 'a page is stored twice');
+      assert.deepEqual(htmlPages(pages), everyPage(h.web));
+    });
+  });
+
+  describe('the epoch fence', () => {
+    before(async () => {
+      h = await setUp('fence', { latencyMs: 30 });
+    });
+    after(async () => tearDown(h));
+
+    test('a worker paused past its lease stops writing to the shards another worker took over', async () => {
+      await createCluster(h);
+      const sleeper = startWorker(h);
+      await waitUntil('pages stored', async () => (await status(h)).pagesStored >= 60);
+      sleeper.child.kill('SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2));
+      const taker = startWorker(h);
+      await waitUntil('the new worker to hold every partition', async () => {
+        const s = await status(h);
+        return s.leased === 256 && s.workers.some((w) => w.partitions === 256);
+      });
+      await waitUntil('the new worker to store pages', async () => (await status(h)).workers.some((w) => w.partitions === 256 && w.pagesStored > 0));
+      sleeper.child.kill('SIGCONT');
+      await waitUntil('the woken worker to notice', () => /lost the lease|epoch fence/.test(sleeper.stderr()), 30_000);
+      await finished([taker]);
+      sleeper.child.kill('SIGTERM');
+      await sleeper.done;
+      const { pages, output } = await mergedPages(h);
+      assert.match(output, / 0 conflicts/);
+      assert.equal(new Set(pages).size, pages.length, 'a page is stored twice');
+      assert.deepEqual(htmlPages(pages), everyPage(h.web));
+    });
+  });
+
+  describe('pause, resume and stop', () => {
+    before(async () => {
+      h = await setUp('control', { latencyMs: 150 });
+    });
+    after(async () => tearDown(h));
+
+    test('reach every worker', async () => {
+      await createCluster(h);
+      const workers = [startWorker(h), startWorker(h)];
+      await waitUntil('pages stored', async () => (await status(h)).pagesStored >= 40);
+      assert.equal((await runCli(['cluster', 'pause', '--redis', h.redis.url, '--name', h.name])).code, 0);
+      // A second for every worker to read the state, and the requests in flight to end.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const requestsAtPause = h.web.log.length;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.equal(h.web.log.length, requestsAtPause, `requests were made while the cluster was paused: ${JSON.stringify(h.web.log.slice(requestsAtPause))}`);
+      const paused = await status(h);
+      assert.ok(paused.workers.length === 2 && paused.workers.every((w) => (w as unknown as { paused: boolean }).paused), JSON.stringify(paused.workers));
+
+      assert.equal((await runCli(['cluster', 'resume', '--redis', h.redis.url, '--name', h.name])).code, 0);
+      await waitUntil('requests again', () => h.web.log.length > requestsAtPause, 10_000);
+
+      // Stopped while paused, so that the crawl cannot have ended by itself meanwhile.
+      assert.equal((await runCli(['cluster', 'pause', '--redis', h.redis.url, '--name', h.name])).code, 0);
+      assert.equal((await runCli(['cluster', 'stop', '--redis', h.redis.url, '--name', h.name])).code, 0);
+      for (const worker of workers) {
+        const result = await worker.done;
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(result.stderr, /the crawl was stopped/);
+      }
+      assert.equal((await status(h)).state, 'stopped');
+      const { pages } = await mergedPages(h);
+      assert.equal(new Set(pages).size, pages.length);
+      assert.ok(pages.length < everyPage(h.web).length, 'the stop came after the crawl ended: the test proves nothing');
+    });
+  });
+
+  test('a Redis that is not there is a clear error for a command', async () => {
+    const result = await runCli(['cluster', 'status', '--redis', 'redis://127.0.0.1:1', '--name', 'none']);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /cannot reach Redis at 127\.0\.0\.1:1/);
+  });
+});
