@@ -72,6 +72,11 @@ export class ClusterKeys {
     return `${this.#prefix}labels`;
   }
 
+  /** Rises with every change of the labels: workers read them again when it moves. */
+  get labelsVersion(): string {
+    return `${this.#prefix}labels:version`;
+  }
+
   /** The last errors workers reported, newest first (a capped list). */
   get errors(): string {
     return `${this.#prefix}errors`;

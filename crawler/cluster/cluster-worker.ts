@@ -5,12 +5,14 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { ClusterKeys } from './cluster-keys.ts';
+import { changedLabels, type ClusterLabel } from './cluster-labels.ts';
 import { clusterState, loadCluster, type ClusterDefinition, type ClusterState } from './cluster-definition.ts';
 import { LinkStreams, type LinkBatch, type SentLink } from './link-streams.ts';
 import { PartitionLeases, type Lease } from './partition-leases.ts';
 import { PartitionMap, shardFileName } from './partition.ts';
 import { partitionsFor, WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
 import { SharedBudget } from './shared-budget.ts';
+import { SharedJudging } from './shared-judging.ts';
 import { isFenced } from './shard-fence.ts';
 import { ShardRunner } from './shard-runner.ts';
 
@@ -72,7 +74,8 @@ export class ClusterWorker {
   readonly #retryAt = new Map<number, number>();
   #definition: ClusterDefinition | undefined;
   #leases: PartitionLeases | undefined;
-  #streams: LinkStreams;
+  readonly #streams: LinkStreams;
+  readonly #judging: SharedJudging;
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
   #parser: ParsePool | undefined;
@@ -100,6 +103,10 @@ export class ClusterWorker {
   #inboxEmpty = false;
   #backpressure = false;
   #opensLeft = 0;
+  #labelsVersion: string | null = null;
+  /** The user's labels as last read, and those applied in this worker's shards. */
+  #labels = new Map<string, ClusterLabel>();
+  readonly #labelled = new Map<string, ClusterLabel>();
   #startedAt = Date.now();
 
   constructor(options: WorkerOptions) {
@@ -109,6 +116,12 @@ export class ClusterWorker {
     this.#log = options.log;
     this.#parseWorkers = options.parseWorkers;
     this.#streams = new LinkStreams(this.#redis, this.#keys);
+    this.#judging = new SharedJudging(this.#redis, this.#keys, this.id);
+  }
+
+  /** Pages this worker stored in its shards since it started. */
+  get pagesStored(): number {
+    return this.#pagesStored;
   }
 
   /** Leave the crawl: shards close (requests in flight are stored, or with `abort` cancelled), leases are given up. */
@@ -158,6 +171,11 @@ export class ClusterWorker {
       this.#state = await clusterState(this.#redis, this.#keys);
       if (this.#state === 'finished' || this.#state === 'stopped') return this.#state;
       this.#applyState();
+      const changed = await changedLabels(this.#redis, this.#keys, this.#labelsVersion);
+      if (changed !== undefined) {
+        this.#labelsVersion = changed.version;
+        this.#labels = changed.labels;
+      }
     }
     if (this.#leaving) return 'left';
     const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
@@ -174,6 +192,7 @@ export class ClusterWorker {
     this.#openShardsWithWork();
     await this.#intake();
     await this.#sendOutboxes();
+    this.#applyLabels();
     if (now >= due.status) {
       due.status = now + STATUS_EVERY_MS;
       await this.#publishStatus();
@@ -364,6 +383,21 @@ export class ClusterWorker {
     return Date.now() - this.#lastRenewal <= (this.#definition as ClusterDefinition).leaseMs * RENEWAL_DEADLINE_SHARE;
   }
 
+  /** Labels not yet applied go to the shards of this worker's partitions that hold their pages. */
+  #applyLabels(): void {
+    for (const [url, label] of this.#labels) {
+      if (this.#labelled.get(url) === label) continue;
+      const runner = this.#runners.get(this.#partitions.of(url));
+      if (runner === undefined) continue;
+      try {
+        if (runner.label(url, label)) this.#labelled.set(url, label);
+      } catch (err) {
+        this.#report(`label of ${url}: ${err instanceof Error ? err.message : String(err)}`);
+        this.#labelled.set(url, label);
+      }
+    }
+  }
+
   /** Reads the links sent to its partitions and admits them, then acknowledges them. */
   async #intake(): Promise<void> {
     // A worker that was away (paused, or Redis was) reads nothing until it knows its leases are still its own.
@@ -493,6 +527,7 @@ export class ClusterWorker {
 
   async #publishStatus(): Promise<void> {
     await (this.#registry as WorkerRegistry).publish(this.#status());
+    await this.#judging.exchange([...this.#runners.values()].map((runner) => runner.judge), this.#live);
     const delta = this.#pagesStored - this.#pagesReported;
     if (delta > 0) {
       await this.#redis.incrby(this.#keys.pagesStored, delta);
@@ -540,6 +575,7 @@ export class ClusterWorker {
     this.#held.clear();
     await this.#budget?.returnAllowance().catch(() => undefined);
     await this.#registry?.leave().catch(() => undefined);
+    await this.#judging.leave().catch(() => undefined);
     await this.#parser?.close();
   }
 }

@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import { CrawlEngine, type PageBudget, type RunOutcome } from '../engine/engine.ts';
+import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
+import type { PageJudge } from '../relevance/judge.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
+import { UsageError } from '../errors.ts';
+import { setLabel } from '../library/labels.ts';
 import { openCollection, type Db } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
+import type { ClusterLabel } from './cluster-labels.ts';
 import type { LinkBatch, SentLink } from './link-streams.ts';
 import { partitionReason, shardFileName, type PartitionMap } from './partition.ts';
 import { isFenced, raiseFence } from './shard-fence.ts';
@@ -35,6 +40,7 @@ export interface ShardContext {
 export class ShardRunner {
   readonly partition: number;
   readonly epoch: number;
+  readonly judge: PageJudge;
   readonly #db: Db;
   readonly #engine: CrawlEngine;
   readonly #outbox: ShardOutbox;
@@ -52,10 +58,13 @@ export class ShardRunner {
       raiseFence(db, epoch);
       if (loadSettings(db) === undefined) saveSettings(db, context.settings);
       this.#outbox = new ShardOutbox(db);
+      // Made here rather than by the engine, so that the worker can share its statistics with the rest of the crawl.
+      this.judge = createPageJudge(db, context.settings);
       const outbox = this.#outbox;
       const partitions = context.partitions;
       this.#engine = new CrawlEngine(db, context.settings, {
         writer: `forager worker ${context.worker}`,
+        judge: this.judge,
         seenCacheSize: SHARD_SEEN_CACHE,
         parser: context.parser,
         budget: context.budget,
@@ -107,6 +116,22 @@ export class ShardRunner {
   admit(batches: readonly LinkBatch[]): void {
     const links = batches.flatMap((b) => b.links);
     if (links.length > 0) this.#engine.admitLinks(links);
+  }
+
+  /**
+   * The user's label on a page of this shard, stored and told to the engine (as the service
+   * does for a crawl it runs). Undefined when the shard has not fetched the page (yet).
+   */
+  label(url: string, label: ClusterLabel): boolean {
+    let result;
+    try {
+      result = setLabel(this.#db, url, label === 'clear' ? null : label);
+    } catch (err) {
+      if (err instanceof UsageError) return false;
+      throw err;
+    }
+    this.#engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
+    return true;
   }
 
   /** The oldest links for other partitions, to send; then sent() with the same batch. */

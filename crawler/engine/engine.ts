@@ -128,6 +128,8 @@ export interface IncomingLink {
   anchor: string;
   context: string;
   isSeed: boolean;
+  /** The relevance the sending shard's judge gave the page the link is on. */
+  parentRelevance?: number;
 }
 
 export interface PageEvent extends RecordedPage {
@@ -568,7 +570,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     let added = 0;
     writeTransaction(this.#db, () => {
       for (const link of links) {
-        const admitted = this.#admission.admit(link.url, link.url, { depth: link.depth, parentId: null, redirects: 0, anchor: link.anchor, context: link.context, isSeed: link.isSeed });
+        // The sender's relevance, graded against this shard's own bar: the ordering reads grades.
+        const sourceGrade = link.parentRelevance === undefined ? undefined : this.#judge.gradeOf?.(link.parentRelevance);
+        const admitted = this.#admission.admit(link.url, link.url, {
+          depth: link.depth, parentId: null, redirects: 0, anchor: link.anchor, context: link.context, isSeed: link.isSeed,
+          ...(sourceGrade === undefined ? {} : { sourceGrade }),
+        });
         if (admitted?.isNew === true) added++;
       }
     });

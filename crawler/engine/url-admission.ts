@@ -22,6 +22,8 @@ export interface Discovery {
   isSeed: boolean;
   /** What the discoverer says the URL holds (a sitemap, a search index); default an ordinary page. */
   kind?: UrlKind;
+  /** The grade of the linking page when it is another shard's (see LinkEvent.sourceGrade). */
+  sourceGrade?: number;
 }
 
 /** A URL that passed the seen test: its id, and for a new URL the state it was stored in. */
@@ -85,7 +87,7 @@ export class UrlAdmission {
     if (!canon.ok) return undefined;
     const url = canon.url;
     const fp = fingerprint(url);
-    const link = { srcId: from.parentId, url, depth: from.depth, anchor: from.anchor, context: from.context };
+    const link = { srcId: from.parentId, url, depth: from.depth, anchor: from.anchor, context: from.context, ...(from.sourceGrade === undefined ? {} : { sourceGrade: from.sourceGrade }) };
     const cached = this.cache.get(fp);
     if (cached !== undefined) return this.#known(link, cached, from.kind);
     const origin = originOf(url);

@@ -34,6 +34,11 @@ export interface LinkEvent {
   context: string;
   /** What dstId is, when it is a site resource; absent for an ordinary page. */
   kind?: UrlKind;
+  /**
+   * The grade of the page the link is on when that page is not this crawl's to tell (srcId
+   * null): a cluster's other shard judged it. It counts as a fetched parent's grade.
+   */
+  sourceGrade?: number;
 }
 
 /** A link's context as strategies see it: the words before and after the anchor, joined by a space. */

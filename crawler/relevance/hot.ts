@@ -166,6 +166,8 @@ export const PRIOR_BEST_EVIDENCE = Math.log(9);
 export class RelativeToBestRule implements HotRule {
   /** The best evidence values so far, ascending; at most BEST_PAGES. */
   readonly #best: number[] = [];
+  /** The best evidence values of the rest of a split crawl (a cluster's other shards). */
+  #shared: readonly number[] = [];
 
   observe(relevance: number): void {
     const evidence = evidenceOfRelevance(relevance);
@@ -180,9 +182,20 @@ export class RelativeToBestRule implements HotRule {
 
   /** The relevance at and above which a page is hot now. */
   threshold(): number {
-    let sum = (BEST_PAGES - this.#best.length) * PRIOR_BEST_EVIDENCE;
-    for (const e of this.#best) sum += Math.min(e, Number.MAX_VALUE);
+    const best = this.#shared.length === 0 ? this.#best : [...this.#best, ...this.#shared].sort((a, b) => a - b).slice(-BEST_PAGES);
+    let sum = (BEST_PAGES - best.length) * PRIOR_BEST_EVIDENCE;
+    for (const e of best) sum += Math.min(e, Number.MAX_VALUE);
     return relevanceOfEvidence((SHARE_OF_BEST * sum) / BEST_PAGES);
+  }
+
+  /** This rule's own best evidence values, ascending. */
+  ownBest(): readonly number[] {
+    return [...this.#best];
+  }
+
+  /** The best evidence of the rest of a split crawl, replacing what it said before: the bar is the crawl's. */
+  useShared(best: readonly number[]): void {
+    this.#shared = best.filter((e) => e > 0).slice(-BEST_PAGES);
   }
 
   isHot(page: HotPage): boolean {

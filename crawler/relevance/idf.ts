@@ -44,6 +44,9 @@ export class IdfEstimator {
    */
   readonly #df = new Map<string, number>();
   #documents = 0;
+  /** Pages and document frequencies seen by the rest of a crawl split across shards (a cluster), added to this estimator's own. */
+  #sharedDocuments = 0;
+  #sharedDf: ReadonlyMap<string, number> = new Map();
 
   constructor(options: IdfOptions = {}) {
     this.#background = options.background ?? backgroundIdf();
@@ -74,8 +77,19 @@ export class IdfEstimator {
   }
 
   idf(term: string): number {
-    const df = this.#df.get(term) ?? 0;
-    return 1 + Math.log(this.#documents + this.#priorPages) - Math.log(df + this.#priorMass(term));
+    const df = (this.#df.get(term) ?? 0) + (this.#sharedDf.get(term) ?? 0);
+    return 1 + Math.log(this.#documents + this.#sharedDocuments + this.#priorPages) - Math.log(df + this.#priorMass(term));
+  }
+
+  /** This estimator's own counts of some terms (the query's), for the rest of a split crawl. */
+  ownCounts(terms: readonly string[]): { documents: number; df: number[] } {
+    return { documents: this.#documents, df: terms.map((term) => this.#df.get(term) ?? 0) };
+  }
+
+  /** What the rest of a split crawl has seen, replacing what it said before. */
+  useShared(documents: number, df: ReadonlyMap<string, number>): void {
+    this.#sharedDocuments = documents;
+    this.#sharedDf = df;
   }
 
   #priorMass(term: string): number {

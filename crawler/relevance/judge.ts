@@ -1,7 +1,7 @@
 import { QueryAcronyms, type Acronym } from './acronyms.ts';
-import { createHotRule, RelativeToBestRule, type HotPage, type HotRule } from './hot.ts';
+import { BEST_PAGES, createHotRule, RelativeToBestRule, type HotPage, type HotRule } from './hot.ts';
 import { blendRelevance, LabelModel, type LabelledText } from './labels.ts';
-import { evidenceOfRelevance, RelevanceModel } from './relevance.ts';
+import { evidenceOfRelevance, RelevanceModel, type QueryTermCounts } from './relevance.ts';
 import { TemplateLines } from './template-lines.ts';
 
 /** The verdict on a fetched page: how relevant it is to the driving query, and whether it is hot. */
@@ -46,6 +46,36 @@ export interface PageJudge {
   wouldBeHot?(page: JudgedPage): boolean;
   /** Acronyms of the query's phrases defined on the pages judged or observed so far. */
   acronyms?(): readonly Acronym[];
+  /** What this judge has counted that the shards of a split crawl share (a cluster's). */
+  statistics?(): JudgeStatistics;
+  /** The statistics of the rest of a split crawl, replacing what it said before. */
+  useShared?(rest: JudgeStatistics): void;
+  /** A relevance as a grade against the bar now (a page judged elsewhere, such as another shard of a cluster). */
+  gradeOf?(relevance: number): number;
+}
+
+/**
+ * A judge's counts that a crawl split into shards shares: the query terms' document
+ * frequencies and burstiness, and the best pages' evidence that sets the hot bar.
+ */
+export interface JudgeStatistics {
+  terms: QueryTermCounts;
+  /** The best evidence values, ascending (empty when the hot rule is not relative to the best pages). */
+  best: number[];
+}
+
+/** Two judges' statistics added, as one judge would have counted them (the best evidence: the top ones of both). */
+export function addJudgeStatistics(a: JudgeStatistics, b: JudgeStatistics): JudgeStatistics {
+  const add = (x: readonly number[], y: readonly number[]): number[] => x.map((v, i) => v + (y[i] ?? 0));
+  return {
+    terms: {
+      documents: a.terms.documents + b.terms.documents,
+      df: add(a.terms.df, b.terms.df),
+      pagesMentioning: add(a.terms.pagesMentioning, b.terms.pagesMentioning),
+      mentions: add(a.terms.mentions, b.terms.mentions),
+    },
+    best: [...a.best, ...b.best].sort((x, y) => x - y).slice(-BEST_PAGES),
+  };
 }
 
 /** What shapes a crawl's judgement: the driving query and the hot rule the user chose, if any. */
@@ -135,9 +165,21 @@ export class CrawlJudge implements PageJudge {
     if (label !== undefined) return { relevance, hot: label, judgedHot, grade: label ? 1 : 0 };
     const bar = this.#hot.threshold?.();
     if (bar === undefined) return { relevance, hot: judgedHot, judgedHot, grade: judgedHot ? 1 : 0 };
-    const evidence = evidenceOfRelevance(relevance);
-    const barEvidence = evidenceOfRelevance(bar);
-    return { relevance, hot: judgedHot, judgedHot, grade: evidence === 0 ? 0 : evidence / (evidence + barEvidence) };
+    return { relevance, hot: judgedHot, judgedHot, grade: gradeAgainst(relevance, bar) };
+  }
+
+  statistics(): JudgeStatistics {
+    return { terms: this.#relevance.ownCounts(), best: this.#hot instanceof RelativeToBestRule ? [...this.#hot.ownBest()] : [] };
+  }
+
+  useShared(rest: JudgeStatistics): void {
+    this.#relevance.useShared(rest.terms);
+    if (this.#hot instanceof RelativeToBestRule) this.#hot.useShared(rest.best);
+  }
+
+  gradeOf(relevance: number): number {
+    const bar = this.#hot.threshold?.();
+    return bar === undefined ? relevance : gradeAgainst(relevance, bar);
   }
 
   #relevanceOf(page: JudgedPage, navigation: ReadonlyMap<string, number>): number {
@@ -145,4 +187,10 @@ export class CrawlJudge implements PageJudge {
     const probability = this.#labels.ready ? this.#labels.probabilityRelevant(page) : undefined;
     return blendRelevance(similarity, probability, this.#labelOf.size);
   }
+}
+
+/** 0.5 at the bar, towards 1 above it and 0 below it, in evidence (S) rather than relevance. */
+function gradeAgainst(relevance: number, bar: number): number {
+  const evidence = evidenceOfRelevance(relevance);
+  return evidence === 0 ? 0 : evidence / (evidence + evidenceOfRelevance(bar));
 }

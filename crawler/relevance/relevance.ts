@@ -36,6 +36,18 @@ import { termCounts } from './text.ts';
 
 export const DEFAULT_TITLE_WEIGHT = 3;
 
+/**
+ * What the relevance model has counted of the query's terms, per term in queryTerms order:
+ * the part of it that the shards of a cluster share (idf and burstiness are a crawl's, not a
+ * shard's: a shard of one small site would otherwise judge by its own vocabulary alone).
+ */
+export interface QueryTermCounts {
+  documents: number;
+  df: number[];
+  pagesMentioning: number[];
+  mentions: number[];
+}
+
 export interface PageTerms {
   titleTerms: ReadonlyMap<string, number>;
   bodyTerms: ReadonlyMap<string, number>;
@@ -67,6 +79,8 @@ export class RelevanceModel {
   readonly #mentions: Float64Array;
   /** Per query term: the terms that stand for it too (acronyms of a phrase it is part of). */
   readonly #synonyms: string[][];
+  /** Counts of the rest of a split crawl (useShared), added to this model's own. */
+  #shared: QueryTermCounts | undefined;
 
   constructor(query: string, options: RelevanceOptions = {}) {
     const counts = termCounts(query);
@@ -134,10 +148,24 @@ export class RelevanceModel {
     return mentions;
   }
 
+  /** This model's own counts of the query's terms. */
+  ownCounts(): QueryTermCounts {
+    const { documents, df } = this.idf.ownCounts(this.queryTerms);
+    return { documents, df, pagesMentioning: [...this.#pagesMentioning], mentions: [...this.#mentions] };
+  }
+
+  /** The counts of the rest of a split crawl (the other shards of a cluster), replacing earlier ones. */
+  useShared(counts: QueryTermCounts): void {
+    this.#shared = counts;
+    this.idf.useShared(counts.documents, new Map(this.queryTerms.map((term, i) => [term, counts.df[i] ?? 0])));
+  }
+
   /** w_q = idf(q)² · ln(1 + b_q), b_q = (mentions + 2) / (pages mentioning q + 1). */
   #weight(i: number): number {
     const idf = this.idf.idf(this.queryTerms[i] as string);
-    const burstiness = ((this.#mentions[i] as number) + 2) / ((this.#pagesMentioning[i] as number) + 1);
+    const mentions = (this.#mentions[i] as number) + (this.#shared?.mentions[i] ?? 0);
+    const pages = (this.#pagesMentioning[i] as number) + (this.#shared?.pagesMentioning[i] ?? 0);
+    const burstiness = (mentions + 2) / (pages + 1);
     return idf * idf * Math.log1p(burstiness);
   }
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { ClusterKeys } from '../../cluster/cluster-keys.ts';
-import { checkClusterName, createCluster, DEFAULT_LEASE_MS, setClusterState } from '../../cluster/cluster-definition.ts';
+import { checkClusterName, createCluster, DEFAULT_LEASE_MS, loadCluster, setClusterState } from '../../cluster/cluster-definition.ts';
+import { putClusterLabel } from '../../cluster/cluster-labels.ts';
 import { formatClusterStatus, readClusterStatus } from '../../cluster/cluster-status.ts';
 import { ClusterWorker } from '../../cluster/cluster-worker.ts';
 import { connectForCommand, connectForWorker } from '../../cluster/redis-connection.ts';
@@ -17,7 +18,8 @@ const CONNECTION = {
 
 export const CLUSTER_USAGE = `cluster create --redis URL --name NAME --query TEXT --seed URL… [every crawl option] [--lease-ms N]
   cluster status|pause|resume|stop|delete --redis URL --name NAME [--json]
-  worker  --redis URL --name NAME --dir DATA [--parse-workers N]   one worker of a cluster's crawl`;
+  cluster label --redis URL --name NAME --url URL --relevant|--irrelevant|--clear
+  worker  --redis URL --name NAME --dir DATA [--parse-workers N] [--json]   one worker of a cluster's crawl`;
 
 async function withRedis<T>(url: string, work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = await connectForCommand(url);
@@ -34,6 +36,8 @@ export async function clusterCommand(argv: string[]): Promise<number> {
   switch (verb) {
     case 'create':
       return createCommand(rest);
+    case 'label':
+      return labelCommand(rest);
     case 'status':
     case 'pause':
     case 'resume':
@@ -41,7 +45,7 @@ export async function clusterCommand(argv: string[]): Promise<number> {
     case 'delete':
       return controlCommand(verb, rest);
     default:
-      throw new UsageError(`cluster: say what to do: create, status, pause, resume, stop or delete (got ${verb === undefined ? 'nothing' : `"${verb}"`})`, { verb });
+      throw new UsageError(`cluster: say what to do: create, status, label, pause, resume, stop or delete (got ${verb === undefined ? 'nothing' : `"${verb}"`})`, { verb });
   }
 }
 
@@ -58,6 +62,22 @@ async function createCommand(argv: string[]): Promise<number> {
   const settings = applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, values);
   await withRedis(redisUrl, (redis) => createCluster(redis, name, settings, leaseMs));
   process.stdout.write(`cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
+  return 0;
+}
+
+async function labelCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('cluster label', argv, { ...CONNECTION, url: { type: 'string' }, relevant: { type: 'boolean' }, irrelevant: { type: 'boolean' }, clear: { type: 'boolean' } });
+  const redisUrl = requireOption('cluster label', 'redis', values.redis);
+  const name = checkClusterName(requireOption('cluster label', 'name', values.name));
+  const url = requireOption('cluster label', 'url', values.url);
+  const chosen = [values.relevant, values.irrelevant, values.clear].filter((v) => v === true).length;
+  if (chosen !== 1) throw new UsageError('cluster label: give exactly one of --relevant, --irrelevant and --clear', { command: 'cluster label' });
+  const label = values.clear === true ? 'clear' : values.relevant === true ? 'relevant' : 'irrelevant';
+  const stored = await withRedis(redisUrl, async (redis) => {
+    await loadCluster(redis, name);
+    return putClusterLabel(redis, new ClusterKeys(name), url, label);
+  });
+  process.stdout.write(`${stored}: ${label === 'clear' ? 'label cleared' : `labelled ${label === 'relevant' ? 'relevant' : 'not relevant'}`}; the worker that owns it applies it within a second\n`);
   return 0;
 }
 
@@ -90,7 +110,7 @@ async function controlCommand(verb: 'status' | 'pause' | 'resume' | 'stop' | 'de
 
 /** `forager worker`: one worker of a cluster's crawl, until the crawl finishes or stops, or a signal. */
 export async function workerCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('worker', argv, { ...CONNECTION, dir: { type: 'string' }, 'parse-workers': { type: 'string' } });
+  const { values } = parseCommandArgs('worker', argv, { ...CONNECTION, dir: { type: 'string' }, 'parse-workers': { type: 'string' }, json: { type: 'boolean' } });
   const redisUrl = requireOption('worker', 'redis', values.redis);
   const name = checkClusterName(requireOption('worker', 'name', values.name));
   const dir = requireOption('worker', 'dir', values.dir);
@@ -111,6 +131,10 @@ export async function workerCommand(argv: string[]): Promise<number> {
   try {
     const end = await worker.run();
     log(end === 'finished' ? 'the crawl is finished' : end === 'stopped' ? 'the crawl was stopped' : 'left the crawl');
+    if (values.json === true) {
+      const usage = process.resourceUsage();
+      process.stdout.write(`${JSON.stringify({ end, worker: worker.id, pagesStored: worker.pagesStored, cpuUserMs: usage.userCPUTime / 1000, cpuSystemMs: usage.systemCPUTime / 1000, peakRssBytes: usage.maxRSS * 1024 })}\n`);
+    }
     return 0;
   } finally {
     process.off('SIGINT', onSignal);

@@ -162,6 +162,11 @@ class FocusedStrategy implements OrderingStrategy {
       urls.set(id, SEED);
       changed = true;
     }
+    // A parent in another shard of a cluster: its grade is evidence like a fetched parent's here.
+    if (link.srcId === null && link.sourceGrade !== undefined) {
+      urls.addParent(id, link.sourceGrade);
+      changed = true;
+    }
     if (!urls.has(id, HUB) && hubAnchor(link.anchor)) {
       urls.set(id, HUB);
       changed = true;

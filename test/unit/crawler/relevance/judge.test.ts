@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CrawlJudge, type JudgedPage } from '../../../../crawler/relevance/judge.ts';
+import { addJudgeStatistics, CrawlJudge, type JudgedPage } from '../../../../crawler/relevance/judge.ts';
 import { evidenceOfRelevance } from '../../../../crawler/relevance/relevance.ts';
 import { termCounts } from '../../../../crawler/relevance/text.ts';
 
@@ -74,4 +74,32 @@ test('wouldBeHot gives the verdict judge would give, template lines included, an
   const erf = page('Erf', 'Interpolation ( scipy.interpolate )\nThe error function');
   assert.equal(previewed.wouldBeHot(erf), false, 'a line the site repeats is navigation in a preview too');
   assert.equal(previewed.wouldBeHot(page('Interpolation', 'interpolation of splines, interpolation in one dimension')), true);
+});
+
+test('judges of a split crawl judge by the whole crawl\'s statistics once they share them', () => {
+  const query = 'socket servers';
+  const here = new CrawlJudge({ query, ...DEFAULTS });
+  const elsewhere = new CrawlJudge({ query, ...DEFAULTS });
+  // Here a weak shard: "server" is rare. Elsewhere every page says "server", and some pages are strong.
+  for (let n = 0; n < 5; n++) here.judge(page(`Kitchen ${n}`, `a recipe ${n} with a socket wrench`));
+  for (let n = 0; n < 40; n++) elsewhere.judge(page(`Server ${n}`, `server ${'socket server '.repeat(n % 8 === 0 ? 25 : 1)}`));
+  const barAlone = here.movingBar() ?? 0;
+  const gradeAlone = here.gradeOf(0.3);
+
+  here.useShared(elsewhere.statistics());
+  const barShared = here.movingBar() ?? 0;
+  assert.ok(barShared > barAlone, `the crawl's best pages set the bar: ${barShared} > ${barAlone}`);
+  assert.ok(here.gradeOf(0.3) < gradeAlone, 'a page of another shard is graded against the crawl\'s bar');
+
+  // The shared figures replace the earlier ones: sharing nothing restores the shard's own judgement.
+  here.useShared({ terms: { documents: 0, df: [0, 0], pagesMentioning: [0, 0], mentions: [0, 0] }, best: [] });
+  assert.equal(here.movingBar(), barAlone);
+});
+
+test('statistics add up as one judge would count them', () => {
+  const a = { terms: { documents: 3, df: [1, 2], pagesMentioning: [1, 2], mentions: [4, 5] }, best: [1, 5] };
+  const b = { terms: { documents: 4, df: [2, 0], pagesMentioning: [2, 0], mentions: [1, 0] }, best: [2, 3, 9, 9, 9, 9, 9, 9, 9, 9] };
+  const sum = addJudgeStatistics(a, b);
+  assert.deepEqual(sum.terms, { documents: 7, df: [3, 2], pagesMentioning: [3, 2], mentions: [5, 5] });
+  assert.deepEqual(sum.best, [3, 5, 9, 9, 9, 9, 9, 9, 9, 9]);
 });
