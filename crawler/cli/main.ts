@@ -10,7 +10,7 @@ import { importCommand } from './commands/import.ts';
 import { labCommand } from './commands/lab.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
-import { serveCommand } from './commands/serve.ts';
+import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { strategyNames } from '../ordering/registry.ts';
 
 type Command = (argv: string[]) => number | Promise<number>;
@@ -45,7 +45,7 @@ const USAGE = `usage: forager <command> [options]
   explain --db FILE [--json] URL
   lab     --db FILE [--strategies ${strategyNames().join(',')}] [--hot SPEC|G]
           [--judge truth|live] [--budgets 0.05,0.1,0.2,0.4] [--json]
-  serve   [--dir DIR | --db FILE] [--port N]   the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections)
+  ${SERVE_USAGE}
   export  --db FILE --format warc|wacz|jsonl|csv|mirror --out PATH [--hot-only] [--min-relevance X]
           [--labelled-relevant] [--skip-duplicates] [--query TEXT] [--host HOST] [--force] [--json]
   import  --wacz FILE --db NEW [--json]   a WACZ that Forager wrote, back as a collection

@@ -19,14 +19,14 @@ function describe(url: string): string {
   }
 }
 
+/** Whether a --redis value is a Redis URL (redis:// or rediss://). */
+export function isRedisUrl(url: string): boolean {
+  const protocol = URL.parse(url)?.protocol;
+  return protocol === 'redis:' || protocol === 'rediss:';
+}
+
 function checkUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ClusterError(`--redis ${url} is not a Redis URL (expected redis://HOST:PORT)`, { url });
-  }
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ClusterError(`--redis ${url} is not a Redis URL (expected redis://HOST:PORT)`, { url });
+  if (!isRedisUrl(url)) throw new ClusterError(`--redis ${url} is not a Redis URL (expected redis://HOST:PORT)`, { url });
 }
 
 /** A connection for one command: refused or unreachable Redis is an error, now. */

@@ -20,6 +20,8 @@ export class ShardOutbox {
   readonly #read;
   readonly #delete;
   readonly #count;
+  /** Rows may be waiting: set by add() (and at open, for rows a killed worker left), cleared once a read finds none. */
+  #mayHaveRows = true;
 
   constructor(db: Db) {
     db.exec(`CREATE TABLE IF NOT EXISTS cluster_outbox (
@@ -41,12 +43,18 @@ export class ShardOutbox {
   /** Called in the page's write transaction. */
   add(link: ForeignLink): void {
     this.#insert.run(link.url, link.parentId, link.depth, link.anchor, link.context);
+    this.#mayHaveRows = true;
   }
 
   /** The oldest links waiting, or undefined when there are none. */
   next(limit: number): OutboxBatch | undefined {
+    // Asked every tick for every open shard: most have sent everything already.
+    if (!this.#mayHaveRows) return undefined;
     const rows = this.#read.all(limit) as { id: number; url: string; depth: number; anchor: string; context: string; relevance: number | null }[];
-    if (rows.length === 0) return undefined;
+    if (rows.length === 0) {
+      this.#mayHaveRows = false;
+      return undefined;
+    }
     return {
       links: rows.map((r) => ({ url: r.url, depth: r.depth, anchor: r.anchor, context: r.context, isSeed: false, ...(r.relevance === null ? {} : { parentRelevance: r.relevance }) })),
       lastId: (rows[rows.length - 1] as { id: number }).id,
@@ -58,6 +66,6 @@ export class ShardOutbox {
   }
 
   get size(): number {
-    return this.#count.get() as number;
+    return this.#mayHaveRows ? (this.#count.get() as number) : 0;
   }
 }

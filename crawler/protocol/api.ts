@@ -4,6 +4,7 @@
  * (electron/). Every method takes one plain JSON object and returns plain JSON, so
  * both transports can validate what comes in (schema.ts) and pass results through as is.
  */
+import type { ClusterStatusAnswer } from './cluster-status.ts';
 import type { CrawlStats, HarvestPoint } from './crawl-stats.ts';
 import type { LabReport } from './lab-report.ts';
 import type { ErrorCode } from './error-codes.ts';
@@ -12,6 +13,7 @@ import type { CrawlSettings, NewCrawlSettingKey, RenderMode } from './settings.t
 
 // This file is imported by the renderer too, so it imports nothing that needs Node.
 export type { HarvestPoint };
+export type { ClusterRunState, ClusterStatusAnswer, ClusterStatusView, ClusterWorkerView } from './cluster-status.ts';
 export type { BudgetResult as LabBudgetResult, LabReport, LabStrategyReport as LabStrategyResult } from './lab-report.ts';
 
 /** A collection is one SQLite file; its id is the file name without `.forager`. */
@@ -224,6 +226,8 @@ export interface ServiceInfo {
   location: string;
   /** Whether collections can be created and deleted (false for `serve --db FILE`). */
   canManageCollections: boolean;
+  /** The crawl cluster this service watches (`serve --redis URL --cluster NAME`), or null. */
+  cluster: { name: string } | null;
 }
 
 /** Events pushed to the UI as they happen. */
@@ -254,6 +258,9 @@ export interface ForagerApi {
 
   exportCollection(input: ExportInput): Promise<ExportResult>;
   runLab(input: LabInput): Promise<LabReport>;
+
+  /** The watched cluster's live status, read from its Redis (read-only); { configured: false } without one. */
+  clusterStatus(): Promise<ClusterStatusAnswer>;
 }
 
 export type ApiMethod = keyof ForagerApi;

@@ -73,6 +73,7 @@ export const INPUT_SCHEMAS = {
     hot: z.string().max(MAX_TEXT).optional(),
     judge: z.enum(['truth', 'live']).optional(),
   }),
+  clusterStatus: noInput,
 } satisfies Record<ApiMethod, z.ZodType>;
 
 export const API_METHODS = Object.keys(INPUT_SCHEMAS) as ApiMethod[];

@@ -17,10 +17,11 @@ import { canonicalSeeds, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import type {
-  ApiErrorBody, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
+  ApiErrorBody, ClusterStatusAnswer, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
   HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, SearchInput, SearchResult, ServiceEvent, ServiceInfo,
 } from '../protocol/api.ts';
 import { MARK_END, MARK_START } from '../protocol/api.ts';
+import { ClusterWatch, type ClusterTarget } from './cluster-watch.ts';
 import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
 import { viewPath } from '../protocol/wire.ts';
@@ -35,6 +36,8 @@ export interface ServiceOptions {
   db?: string;
   /** How often running crawls push their status. Default 400 ms (the dashboard wants ≥ 2 updates/s). */
   statusIntervalMs?: number;
+  /** A crawl cluster to show, read-only (`serve --redis URL --cluster NAME`). */
+  cluster?: ClusterTarget;
 }
 
 /** The service's events and their arguments: listeners are checked against these. */
@@ -57,6 +60,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   readonly #exports = new Map<string, { path: string; fileName: string }>();
   readonly #exportDir: string;
   readonly #timer: NodeJS.Timeout;
+  readonly #cluster: ClusterWatch | null;
   #closed = false;
 
   constructor(options: ServiceOptions) {
@@ -67,6 +71,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     this.#exportDir = mkdtempSync(join(tmpdir(), 'forager-exports-'));
     this.#timer = setInterval(() => this.#pushStatuses(), options.statusIntervalMs ?? 400);
     this.#timer.unref();
+    this.#cluster = options.cluster === undefined ? null : new ClusterWatch(options.cluster);
   }
 
   /** The read-write connection of a collection, opened on first use and kept. */
@@ -93,7 +98,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   }
 
   async info(): Promise<ServiceInfo> {
-    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage };
+    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage, cluster: this.#cluster === null ? null : { name: this.#cluster.name } };
   }
 
   async listCollections(): Promise<CollectionInfo[]> {
@@ -225,11 +230,18 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     }
   }
 
+  /** Read from Redis on every call: the UI polls it, and the workers publish each second. */
+  async clusterStatus(): Promise<ClusterStatusAnswer> {
+    if (this.#cluster === null) return { configured: false };
+    return { configured: true, status: await this.#cluster.status() };
+  }
+
   /** Stops every crawl (requests in flight are cancelled and stay queued), then closes the collections. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#timer);
+    this.#cluster?.close();
     const running = [...this.#sessions.values()].filter((s) => s.state !== 'idle');
     await Promise.all(running.map((s) => new Promise<void>((resolve) => {
       this.once(`ended:${s.collection}`, resolve);

@@ -27,6 +27,7 @@ const HEADLESS_SHELL: Need = { pkg: 'chromium-headless-shell', path: '/usr/bin/c
 const NGINX: Need = { pkg: 'nginx-light', path: '/usr/sbin/nginx' };
 const GIT_DOC: Need = { pkg: 'git-doc', path: '/usr/share/doc/git/html/index.html' };
 const SQLITE_DOC: Need = { pkg: 'sqlite3-doc', path: '/usr/share/doc/sqlite3/index.html' };
+const REDIS_SERVER: Need = { pkg: 'redis-server', path: '/usr/bin/redis-server' };
 
 interface SmokeEntry {
   /** Arguments after the npm script's own command. */
@@ -48,6 +49,7 @@ const SMOKES: Record<string, SmokeEntry> = {
   'bench:export': { args: ['--smoke'], needs: [], peer: 'warcio.js CDXIndexer (all records)' },
   'bench:soak': { args: ['--smoke'], needs: [], peer: null },
   'bench:render': { args: ['--smoke'], needs: [HEADLESS_SHELL], peer: 'Crawlee PlaywrightCrawler' },
+  'bench:cluster': { args: ['--smoke'], needs: [REDIS_SERVER], peer: 'forager crawl' },
 };
 
 const scripts = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;

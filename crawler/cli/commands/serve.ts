@@ -1,15 +1,33 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { checkClusterName } from '../../cluster/cluster-definition.ts';
+import { isRedisUrl } from '../../cluster/redis-connection.ts';
 import { UsageError } from '../../errors.ts';
 import { createServeStoredPages } from '../../serve/stored-pages.ts';
 import { startServer } from '../../serve/server.ts';
+import type { ClusterTarget } from '../../service/cluster-watch.ts';
 import { ForagerService } from '../../service/service.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
+
+export const SERVE_USAGE = `serve   [--dir DIR | --db FILE] [--port N] [--redis URL --cluster NAME]
+          the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections);
+          with --redis and --cluster it also shows that crawl cluster's live status (read-only)`;
 
 /** Where collections live unless --dir or --db says otherwise (XDG data directory). */
 export function defaultCollectionsDir(): string {
   const data = process.env.XDG_DATA_HOME !== undefined && process.env.XDG_DATA_HOME !== '' ? process.env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
   return join(data, 'forager', 'collections');
+}
+
+/**
+ * The cluster to watch, checked before serving: both flags or neither. Redis itself is not
+ * asked here: it may come up later, and the Cluster screen says when it cannot be reached.
+ */
+function clusterTarget(redis: string | undefined, cluster: string | undefined): ClusterTarget | undefined {
+  if (redis === undefined && cluster === undefined) return undefined;
+  if (redis === undefined || cluster === undefined) throw new UsageError('serve: give --redis URL and --cluster NAME together', { option: redis === undefined ? 'redis' : 'cluster' });
+  if (!isRedisUrl(redis)) throw new UsageError(`--redis ${redis} is not a Redis URL (expected redis://HOST:PORT)`, { option: 'redis' });
+  return { redis, name: checkClusterName(cluster) };
 }
 
 /** `forager serve`: the desktop UI in a browser, over loopback, until SIGINT or SIGTERM. */
@@ -18,16 +36,23 @@ export async function serveCommand(argv: string[]): Promise<number> {
     db: { type: 'string' },
     dir: { type: 'string' },
     port: { type: 'string' },
+    redis: { type: 'string' },
+    cluster: { type: 'string' },
   });
   if (values.db !== undefined && values.dir !== undefined) throw new UsageError('serve: give --db FILE or --dir DIR, not both', {});
   const port = integerOption('port', values.port) ?? 0;
   if (port < 0 || port > 65_535) throw new UsageError(`--port must be from 0 to 65535, got ${port}`, { option: 'port' });
-  const service = new ForagerService(values.db !== undefined ? { db: values.db } : { dir: values.dir ?? defaultCollectionsDir() });
+  const cluster = clusterTarget(values.redis, values.cluster);
+  const service = new ForagerService({
+    ...(values.db !== undefined ? { db: values.db } : { dir: values.dir ?? defaultCollectionsDir() }),
+    ...(cluster === undefined ? {} : { cluster }),
+  });
   const running = await startServer({ service, storedPages: createServeStoredPages(service), port }).catch(async (err: unknown) => {
     await service.close();
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`, { port });
   });
-  process.stdout.write(`Forager is serving ${(await service.info()).location}\nOpen ${running.url}\nPress Ctrl+C to stop.\n`);
+  const watching = cluster === undefined ? '' : `Showing crawl cluster "${cluster.name}" (Cluster screen)\n`;
+  process.stdout.write(`Forager is serving ${(await service.info()).location}\n${watching}Open ${running.url}\nPress Ctrl+C to stop.\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

@@ -34,7 +34,7 @@ function Shell() {
       <a className="skip-link" href="#main" onClick={skipToMain}>
         Skip to content
       </a>
-      <Nav route={route} canManage={info.data?.canManageCollections ?? true} />
+      <Nav route={route} canManage={info.data?.canManageCollections ?? true} cluster={(info.data?.cluster ?? null) !== null} />
       <main id="main" tabIndex={-1}>
         <ErrorNote error={eventError} />
         {info.data !== undefined ? (

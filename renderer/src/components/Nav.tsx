@@ -17,7 +17,8 @@ function NavLink({ href, current, children }: { href: string; current: boolean; 
   );
 }
 
-export const Nav = memo(function Nav({ route, canManage }: { route: Route; canManage: boolean }) {
+/** `cluster` is true when the service watches a crawl cluster: only then is its screen offered. */
+export const Nav = memo(function Nav({ route, canManage, cluster }: { route: Route; canManage: boolean; cluster: boolean }) {
   const collection = 'collection' in route ? route.collection : null;
   return (
     <header className="topbar">
@@ -31,6 +32,11 @@ export const Nav = memo(function Nav({ route, canManage }: { route: Route; canMa
         {canManage && (
           <NavLink href="#/new" current={route.screen === 'new'}>
             New crawl
+          </NavLink>
+        )}
+        {cluster && (
+          <NavLink href="#/cluster" current={route.screen === 'cluster'}>
+            Cluster
           </NavLink>
         )}
       </nav>

@@ -10,6 +10,7 @@ const NewCrawlScreen = lazy(() => import('../screens/NewCrawlScreen.tsx').then((
 const DashboardScreen = lazy(() => import('../screens/dashboard/DashboardScreen.tsx').then((m) => ({ default: m.DashboardScreen })));
 const LibraryScreen = lazy(() => import('../screens/library/LibraryScreen.tsx').then((m) => ({ default: m.LibraryScreen })));
 const LabScreen = lazy(() => import('../screens/LabScreen.tsx').then((m) => ({ default: m.LabScreen })));
+const ClusterScreen = lazy(() => import('../screens/ClusterScreen.tsx').then((m) => ({ default: m.ClusterScreen })));
 const ExportScreen = lazy(() => import('../screens/ExportScreen.tsx').then((m) => ({ default: m.ExportScreen })));
 
 export function Screen({ route }: { route: Route }) {
@@ -27,6 +28,8 @@ function RouteScreen({ route }: { route: Route }) {
       return <CollectionsScreen />;
     case 'new':
       return <NewCrawlScreen />;
+    case 'cluster':
+      return <ClusterScreen />;
     case 'dashboard':
       return <DashboardScreen key={route.collection} collection={route.collection} />;
     case 'library':

@@ -1,13 +1,14 @@
 /*
  * Hash routes, so the same build works from `forager serve` and from Electron's file-like
- * origin without a router: #/collections, #/new, #/c/<id>/dashboard, #/c/<id>/library[/<seq>],
- * #/c/<id>/lab, #/c/<id>/export.
+ * origin without a router: #/collections, #/new, #/cluster, #/c/<id>/dashboard,
+ * #/c/<id>/library[/<seq>], #/c/<id>/lab, #/c/<id>/export.
  */
 export type CollectionScreen = 'dashboard' | 'library' | 'lab' | 'export';
 
 export type Route =
   | { screen: 'collections' }
   | { screen: 'new' }
+  | { screen: 'cluster' }
   | { screen: CollectionScreen; collection: string; seq?: number }
   | { screen: 'not-found'; hash: string };
 
@@ -25,6 +26,7 @@ export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '').replace(/^\/+/, '').replace(/\/+$/, '');
   if (path === '' || path === 'collections') return { screen: 'collections' };
   if (path === 'new') return { screen: 'new' };
+  if (path === 'cluster') return { screen: 'cluster' };
   const parts = path.split('/');
   if (parts[0] === 'c' && parts[1] !== undefined && parts.length <= 4) {
     const collection = decode(parts[1]);
@@ -43,6 +45,8 @@ export function routeHash(route: Route): string {
       return '#/collections';
     case 'new':
       return '#/new';
+    case 'cluster':
+      return '#/cluster';
     case 'not-found':
       return route.hash;
     default: {

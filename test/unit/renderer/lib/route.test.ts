@@ -8,6 +8,7 @@ describe('hash routes', () => {
     assert.deepEqual(parseRoute('#/'), { screen: 'collections' });
     assert.deepEqual(parseRoute('#/collections'), { screen: 'collections' });
     assert.deepEqual(parseRoute('#/new'), { screen: 'new' });
+    assert.deepEqual(parseRoute('#/cluster'), { screen: 'cluster' });
   });
 
   test('collection screens, with a dashboard by default and a page in the library', () => {
@@ -27,6 +28,7 @@ describe('hash routes', () => {
     const routes: Route[] = [
       { screen: 'collections' },
       { screen: 'new' },
+      { screen: 'cluster' },
       { screen: 'dashboard', collection: 'write ahead/log' },
       { screen: 'library', collection: 'wal', seq: 7 },
       { screen: 'library', collection: 'wal' },
