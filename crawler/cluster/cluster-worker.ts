@@ -29,13 +29,16 @@ const TICK_MS = 100;
  * Shards opened per tick at most: opening one (SQLite, the engine, its history) takes tens of
  * milliseconds of the one thread that also renews the leases.
  */
-const OPENS_PER_TICK = 4;
+const OPENS_PER_TICK = 6;
 const CONTROL_EVERY_MS = 500;
 const STATUS_EVERY_MS = 1000;
 /** Batches read per stream per tick. */
 const READ_COUNT = 20;
-/** Outbox sends per shard per tick. */
-const SENDS_PER_TICK = 4;
+/**
+ * A shard with nothing to do for this long is closed until links come for it: a worker holds
+ * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
+ */
+const DORMANT_AFTER_MS = 20_000;
 /** Past this many entries waiting in a partition's stream, shards sending to it pause. */
 export const MAX_STREAM_BACKLOG = 5_000;
 /** With no renewal for this share of the lease time, the worker stops dispatching: the lease may be about to pass on. */
@@ -72,6 +75,10 @@ export class ClusterWorker {
   readonly #runners = new Map<number, ShardRunner>();
   /** Partitions whose shard failed to open or whose engine ended on an error: retried after a pause. */
   readonly #retryAt = new Map<number, number>();
+  /** Partitions whose shard was closed for idleness: opened again when links come for them, not before. */
+  readonly #dormant = new Set<number>();
+  /** Since when each open shard has been idle. */
+  readonly #idleSince = new Map<number, number>();
   #definition: ClusterDefinition | undefined;
   #leases: PartitionLeases | undefined;
   readonly #streams: LinkStreams;
@@ -103,6 +110,8 @@ export class ClusterWorker {
   #inboxEmpty = false;
   #backpressure = false;
   #opensLeft = 0;
+  /** Shutting down: leases released from now on are not lost ones. */
+  #leavingNow = false;
   #labelsVersion: string | null = null;
   /** The user's labels as last read, and those applied in this worker's shards. */
   #labels = new Map<string, ClusterLabel>();
@@ -247,10 +256,10 @@ export class ClusterWorker {
     this.#lastRenewal = started;
     if (this.#renewalLate) this.#watchRenewal();
     for (const lease of lost) {
-      // Renewed meanwhile by a later acquisition of the same partition: not lost.
-      if (this.#held.get(lease.partition)?.epoch !== lease.epoch) continue;
+      // Renewed meanwhile by a later acquisition of the same partition, or given up as the worker leaves: not lost.
+      if (this.#leavingNow || this.#held.get(lease.partition)?.epoch !== lease.epoch) continue;
       this.#log(`lost the lease of partition ${lease.partition} (expired or taken over); its shard closes`);
-      this.#held.delete(lease.partition);
+      this.#forget(lease.partition);
       const runner = this.#runners.get(lease.partition);
       this.#runners.delete(lease.partition);
       if (runner !== undefined) this.#closeInBackground(runner, true);
@@ -295,11 +304,26 @@ export class ClusterWorker {
         const runner = this.#runners.get(lease.partition);
         this.#runners.delete(lease.partition);
         if (runner !== undefined) await runner.close((links) => this.#send(links));
-        this.#held.delete(lease.partition);
+        this.#forget(lease.partition);
         await leases.release(lease, quietMs);
       }),
     );
     this.#log(`gave up ${victims.length} partition(s) to other workers; holds ${this.#held.size}`);
+  }
+
+  /** A partition no longer this worker's. */
+  #forget(partition: number): void {
+    this.#held.delete(partition);
+    this.#dormant.delete(partition);
+    this.#idleSince.delete(partition);
+    this.#retryAt.delete(partition);
+  }
+
+  #putToSleep(partition: number, runner: ShardRunner): void {
+    this.#runners.delete(partition);
+    this.#idleSince.delete(partition);
+    this.#dormant.add(partition);
+    this.#closeInBackground(runner, false);
   }
 
   #closeInBackground(runner: ShardRunner, abort: boolean): void {
@@ -327,13 +351,14 @@ export class ClusterWorker {
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#runners.set(partition, runner);
+      this.#dormant.delete(partition);
       this.#retryAt.delete(partition);
       return runner;
     } catch (err) {
       if (isFenced(err)) {
         // A later owner has written to the shard: this lease is stale, whatever Redis said a moment ago.
         this.#log(`partition ${partition}: another worker owns it now (epoch fence); left to it`);
-        this.#held.delete(partition);
+        this.#forget(partition);
         return undefined;
       }
       this.#report(`partition ${partition}: its shard could not be opened: ${err instanceof Error ? err.message : String(err)}`);
@@ -345,7 +370,7 @@ export class ClusterWorker {
   /** Shards left from earlier owners hold queued URLs: opened as soon as their partition is held. */
   #openShardsWithWork(): void {
     for (const partition of this.#held.keys()) {
-      if (!this.#runners.has(partition) && existsSync(join(this.#dir, shardFileName(partition)))) this.#runnerFor(partition);
+      if (!this.#runners.has(partition) && !this.#dormant.has(partition) && existsSync(join(this.#dir, shardFileName(partition)))) this.#runnerFor(partition);
     }
   }
 
@@ -356,7 +381,7 @@ export class ClusterWorker {
       this.#runners.delete(partition);
       if (runner.fenced) {
         this.#log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
-        this.#held.delete(partition);
+        this.#forget(partition);
       } else {
         const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? `engine ended: ${runner.outcome}`);
         this.#report(`partition ${partition}: ${why}`);
@@ -387,7 +412,8 @@ export class ClusterWorker {
   #applyLabels(): void {
     for (const [url, label] of this.#labels) {
       if (this.#labelled.get(url) === label) continue;
-      const runner = this.#runners.get(this.#partitions.of(url));
+      const partition = this.#partitions.of(url);
+      const runner = this.#dormant.has(partition) ? this.#runnerFor(partition) : this.#runners.get(partition);
       if (runner === undefined) continue;
       try {
         if (runner.label(url, label)) this.#labelled.set(url, label);
@@ -420,6 +446,7 @@ export class ClusterWorker {
     this.#inboxEmpty = read === 0 && readable.length === this.#held.size;
   }
 
+  /** Admits each partition's batches in its shard, then acknowledges them all in one round trip. */
   async #admit(batches: readonly LinkBatch[]): Promise<number> {
     const byPartition = new Map<number, LinkBatch[]>();
     for (const batch of batches) {
@@ -427,6 +454,7 @@ export class ClusterWorker {
       if (list === undefined) byPartition.set(batch.partition, (list = []));
       list.push(batch);
     }
+    const admitted = new Map<number, LinkBatch[]>();
     for (const [partition, list] of byPartition) {
       const runner = this.#runnerFor(partition);
       if (runner === undefined) {
@@ -438,32 +466,35 @@ export class ClusterWorker {
       try {
         runner.admit(list);
         this.#linksMoved += list.length;
+        admitted.set(partition, list);
       } catch (err) {
         this.#report(`partition ${partition}: links could not be admitted: ${err instanceof Error ? err.message : String(err)}`);
-        continue;
       }
-      await this.#streams.ack(partition, list);
     }
+    await this.#streams.ack(admitted);
     return batches.length;
   }
 
-  /** Sends what the shards' outboxes hold; a stream past its bound pauses the senders until it drains. */
+  /**
+   * Sends what the shards' outboxes hold, all in one round trip (so a partition's links from
+   * every shard share stream entries); a stream past its bound pauses the senders until it drains.
+   */
   async #sendOutboxes(): Promise<void> {
-    let backlog = 0;
-    for (const runner of this.#runners.values()) {
-      for (let i = 0; i < SENDS_PER_TICK; i++) {
-        const batch = runner.takeOutbox();
-        if (batch === undefined) break;
-        backlog = Math.max(backlog, await this.#send(batch.links));
-        batch.done();
-      }
+    const batches = [...this.#runners.values()].map((runner) => runner.takeOutbox()).filter((b) => b !== undefined);
+    if (batches.length > 0) {
+      const backlog = await this.#send(batches.flatMap((b) => b.links));
+      for (const batch of batches) batch.done();
+      this.#setBackpressure(backlog > MAX_STREAM_BACKLOG);
+    } else if (this.#backpressure) {
+      this.#setBackpressure(false);
     }
-    const pressure = backlog > MAX_STREAM_BACKLOG;
-    if (pressure !== this.#backpressure) {
-      this.#backpressure = pressure;
-      this.#log(pressure ? `a partition's stream holds over ${MAX_STREAM_BACKLOG} batches: this worker's shards pause until it drains` : 'streams drained: dispatching again');
-      this.#applyState();
-    }
+  }
+
+  #setBackpressure(pressure: boolean): void {
+    if (pressure === this.#backpressure) return;
+    this.#backpressure = pressure;
+    this.#log(pressure ? `a partition's stream holds over ${MAX_STREAM_BACKLOG} batches: this worker's shards pause until it drains` : 'streams drained: dispatching again');
+    this.#applyState();
   }
 
   #send(links: SentLink[]): Promise<number> {
@@ -492,12 +523,20 @@ export class ClusterWorker {
     let inProgress = 0;
     let idle = this.#inboxEmpty;
     let outbox = 0;
-    for (const runner of this.#runners.values()) {
+    const now = Date.now();
+    for (const [partition, runner] of this.#runners) {
       const stats = runner.engine.stats();
       queued += stats.queued;
       inProgress += runner.engine.pagesInProgress;
       outbox += runner.outboxSize;
-      if (!runner.idle) idle = false;
+      if (runner.idle) {
+        const since = this.#idleSince.get(partition) ?? now;
+        this.#idleSince.set(partition, since);
+        if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
+      } else {
+        idle = false;
+        this.#idleSince.delete(partition);
+      }
     }
     const budget = this.#budget as SharedBudget;
     if (idle && budget.allowance > 0) void budget.returnAllowance().catch(() => undefined);
@@ -560,6 +599,7 @@ export class ClusterWorker {
   }
 
   async #shutDown(): Promise<void> {
+    this.#leavingNow = true;
     const leases = this.#leases;
     const quietMs = this.#definition?.settings.delayMs ?? 0;
     for (const [partition, runner] of this.#runners) {

@@ -153,15 +153,17 @@ export class LinkStreams {
     return batches;
   }
 
-  /** The batches were committed to the shard: acknowledged and deleted from the stream (which then holds only what is on its way). */
-  async ack(partition: number, batches: readonly LinkBatch[]): Promise<void> {
-    if (batches.length === 0) return;
-    const key = this.#keys.links(partition);
-    const ids = batches.map((b) => b.id);
+  /** The batches were committed to their shards: acknowledged and deleted from their streams, in one round trip. */
+  async ack(byPartition: ReadonlyMap<number, readonly LinkBatch[]>): Promise<void> {
+    if (byPartition.size === 0) return;
     const pipeline = this.#redis.pipeline();
-    pipeline.xack(key, LINK_GROUP, ...ids);
-    // A stream keeps acknowledged entries until they are deleted; nothing reads them again.
-    pipeline.xdel(key, ...ids);
+    for (const [partition, batches] of byPartition) {
+      const ids = batches.map((b) => b.id);
+      if (ids.length === 0) continue;
+      pipeline.xack(this.#keys.links(partition), LINK_GROUP, ...ids);
+      // A stream keeps acknowledged entries until they are deleted; nothing reads them again.
+      pipeline.xdel(this.#keys.links(partition), ...ids);
+    }
     await execOrThrow(pipeline);
   }
 

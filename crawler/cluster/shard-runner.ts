@@ -23,6 +23,8 @@ import { ShardOutbox } from './shard-outbox.ts';
 
 /** Each shard's own CLOCK cache: a worker holds many shards, and the shard's index answers the rest. */
 const SHARD_SEEN_CACHE = 8192;
+/** SQLite page cache per shard, in KiB. */
+const SHARD_CACHE_KIB = 1024;
 /** Links read from the outbox per send. */
 const OUTBOX_BATCH = 2000;
 
@@ -55,6 +57,8 @@ export class ShardRunner {
     const db = openCollection(join(context.dir, shardFileName(partition)), { create: true });
     this.#db = db;
     try {
+      // A worker holds many shards: each keeps a small page cache (a collection's own is 8 MB).
+      db.pragma(`cache_size = -${SHARD_CACHE_KIB}`);
       raiseFence(db, epoch);
       if (loadSettings(db) === undefined) saveSettings(db, context.settings);
       this.#outbox = new ShardOutbox(db);

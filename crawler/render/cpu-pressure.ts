@@ -7,11 +7,18 @@ export interface CpuReading {
   idleMicros: number;
 }
 
+/** A reading this recent is given again: a cluster worker runs an engine, and a pressure gauge, per shard. */
+const READING_REUSE_MS = 50;
+let lastReading: CpuReading | undefined;
+
 export function readCpu(): CpuReading {
+  const now = performance.now();
+  if (lastReading !== undefined && now - lastReading.at < READING_REUSE_MS) return lastReading;
   const own = process.cpuUsage();
   let idleMs = 0;
   for (const cpu of cpus()) idleMs += cpu.times.idle;
-  return { at: performance.now(), ownMicros: own.user + own.system, idleMicros: idleMs * 1000 };
+  lastReading = { at: now, ownMicros: own.user + own.system, idleMicros: idleMs * 1000 };
+  return lastReading;
 }
 
 /** Whether the crawler's own work is busy on the CPU, as a render gate asks it. */

@@ -66,7 +66,7 @@ describe('cluster coordination on Redis', { skip }, () => {
     const again = await streams.read(partitions, 'new', 100, true);
     assert.equal(again.reduce((n, b) => n + b.links.length, 0), 450);
     assert.equal(await streams.backlog(256), read.length);
-    for (const p of partitions) await streams.ack(p, again.filter((b) => b.partition === p));
+    await streams.ack(new Map(partitions.map((p) => [p, again.filter((b) => b.partition === p)])));
     assert.equal(await streams.backlog(256), 0);
     assert.deepEqual(await streams.read(partitions, 'new', 100, true), []);
   });
