@@ -38,7 +38,7 @@ const READ_COUNT = 20;
  * A shard with nothing to do for this long is closed until links come for it: a worker holds
  * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
  */
-const DORMANT_AFTER_MS = 20_000;
+const DORMANT_AFTER_MS = 120_000;
 /** Past this many entries waiting in a partition's stream, shards sending to it pause. */
 export const MAX_STREAM_BACKLOG = 5_000;
 /** With no renewal for this share of the lease time, the worker stops dispatching: the lease may be about to pass on. */
