@@ -37,6 +37,14 @@ export class ClusterKeys {
     return `${this.#prefix}epoch:${partition}`;
   }
 
+  /**
+   * Where a partition's shard lives (a worker's --home: its machine and data directory, or a
+   * name the machines sharing a volume agree on): only workers of that home may lease it.
+   */
+  home(partition: number): string {
+    return `${this.#prefix}home:${partition}`;
+  }
+
   /** When a partition handed over by its previous owner may be asked again (politeness across owners). */
   quietUntil(partition: number): string {
     return `${this.#prefix}quiet:${partition}`;

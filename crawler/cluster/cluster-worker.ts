@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
@@ -48,6 +48,11 @@ export interface WorkerOptions {
   redis: Redis;
   name: string;
   dir: string;
+  /**
+   * Where this worker's shards live, as other workers must tell it apart: by default its
+   * machine and data directory. Workers that share a volume give the same name.
+   */
+  home?: string;
   /** A line of news for the user (joined, took partitions, Redis away…). */
   log: (line: string) => void;
   /** Parse workers (default: one per spare core). */
@@ -68,6 +73,7 @@ export class ClusterWorker {
   readonly #redis: Redis;
   readonly #keys: ClusterKeys;
   readonly #dir: string;
+  readonly #home: string;
   readonly #log: (line: string) => void;
   readonly #parseWorkers: number | undefined;
   readonly #partitions = new PartitionMap();
@@ -122,6 +128,7 @@ export class ClusterWorker {
     this.#redis = options.redis;
     this.#keys = new ClusterKeys(options.name);
     this.#dir = options.dir;
+    this.#home = options.home ?? `${hostname()}:${resolve(options.dir)}`;
     this.#log = options.log;
     this.#parseWorkers = options.parseWorkers;
     this.#streams = new LinkStreams(this.#redis, this.#keys);
@@ -277,7 +284,7 @@ export class ClusterWorker {
   async #take(wanted: number): Promise<void> {
     const leases = this.#leases as PartitionLeases;
     const definition = this.#definition as ClusterDefinition;
-    const free = await leases.free(definition.partitions);
+    const free = await leases.free(definition.partitions, this.#home);
     if (free.length === 0) return;
     const start = Number.parseInt(this.id.slice(-6), 16) % free.length;
     const candidates = [...free.slice(start), ...free.slice(0, start)].slice(0, wanted);
@@ -364,6 +371,21 @@ export class ClusterWorker {
       this.#report(`partition ${partition}: its shard could not be opened: ${err instanceof Error ? err.message : String(err)}`);
       this.#retryAt.set(partition, now + 5000);
       return undefined;
+    }
+  }
+
+  /**
+   * Before a partition's first shard is made here, this worker's home becomes the partition's;
+   * a partition whose home is another (its shard is on another machine's disk) is given up.
+   */
+  async #claimHomes(partitions: readonly number[]): Promise<void> {
+    const fresh = partitions.filter((p) => this.#held.has(p) && !this.#runners.has(p) && !existsSync(join(this.#dir, shardFileName(p))));
+    const leases = this.#leases as PartitionLeases;
+    for (const partition of await leases.claimHomes(fresh, this.#home)) {
+      const lease = this.#held.get(partition);
+      this.#forget(partition);
+      if (lease !== undefined) await leases.release(lease, 0);
+      this.#log(`partition ${partition} lives elsewhere (another home's disk): left to the workers there`);
     }
   }
 
@@ -454,6 +476,7 @@ export class ClusterWorker {
       if (list === undefined) byPartition.set(batch.partition, (list = []));
       list.push(batch);
     }
+    await this.#claimHomes([...byPartition.keys()]);
     const admitted = new Map<number, LinkBatch[]>();
     for (const [partition, list] of byPartition) {
       const runner = this.#runnerFor(partition);

@@ -44,11 +44,30 @@ export class PartitionLeases {
     this.#leaseMs = leaseMs;
   }
 
-  /** Which partitions are leased by nobody now, of `partitions` (one round trip). */
-  async free(partitions: number): Promise<number[]> {
-    const keys = Array.from({ length: partitions }, (_, p) => this.#keys.lease(p));
-    const holders = await this.#redis.mget(...keys);
-    return holders.flatMap((holder, p) => (holder === null ? [p] : []));
+  /** Which partitions are leased by nobody now and may live at `home` (theirs, or none yet), of `partitions` (one round trip). */
+  async free(partitions: number, home: string): Promise<number[]> {
+    const all = Array.from({ length: partitions }, (_, p) => p);
+    const [holders, homes] = await Promise.all([this.#redis.mget(...all.map((p) => this.#keys.lease(p))), this.#redis.mget(...all.map((p) => this.#keys.home(p)))]);
+    return all.filter((p) => holders[p] === null && (homes[p] === null || homes[p] === home));
+  }
+
+  /**
+   * Makes `home` the home of partitions whose shard is about to be made, unless they have one
+   * already; returns those whose home is another one (their shard is elsewhere: leave them).
+   */
+  async claimHomes(partitions: readonly number[], home: string): Promise<number[]> {
+    if (partitions.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const p of partitions) {
+      pipeline.set(this.#keys.home(p), home, 'NX');
+      pipeline.get(this.#keys.home(p));
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    return partitions.filter((_, i) => {
+      const [err, value] = replies[i * 2 + 1] ?? [null, null];
+      if (err !== null) throw err;
+      return value !== home;
+    });
   }
 
   /** Tries to lease each partition; returns the ones leased, with their epochs. */

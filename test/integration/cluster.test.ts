@@ -4,7 +4,7 @@
  * cluster on its own Redis and web, so nothing carries over.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -51,8 +51,8 @@ async function createCluster(h: Harness): Promise<void> {
   assert.equal(created.code, 0, created.stderr);
 }
 
-function startWorker(h: Harness): RunningCli {
-  return spawnCli(['worker', '--redis', h.redis.url, '--name', h.name, '--dir', join(h.dir, 'shards'), '--parse-workers', '0'], { timeoutMs: 170_000 });
+function startWorker(h: Harness, dir = join(h.dir, 'shards')): RunningCli {
+  return spawnCli(['worker', '--redis', h.redis.url, '--name', h.name, '--dir', dir, '--parse-workers', '0'], { timeoutMs: 170_000 });
 }
 
 interface StatusJson {
@@ -298,6 +298,30 @@ describe('crawl cluster on Redis', { skip, timeout: 600_000 }, () => {
       } finally {
         merged.close();
       }
+    });
+  });
+
+  describe('workers with disks of their own', () => {
+    before(async () => {
+      h = await setUp('homes');
+    });
+    after(async () => tearDown(h));
+
+    test('a partition\'s shard is made at one home only, and the shards of both homes make the whole crawl', async () => {
+      await createCluster(h);
+      const dirs = [join(h.dir, 'machine-a'), join(h.dir, 'machine-b')];
+      await finished(dirs.map((dir) => startWorker(h, dir)));
+      const shardsOf = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.forager'));
+      const [a, b] = dirs.map(shardsOf) as [string[], string[]];
+      assert.ok(a.length > 0 && b.length > 0, `shards: ${a.length} and ${b.length}`);
+      assert.deepEqual(a.filter((f) => b.includes(f)), [], 'a partition has shards at two homes');
+      // The user gathers both machines' shards in one folder, then merges.
+      const gathered = join(h.dir, 'shards');
+      mkdirSync(gathered);
+      for (const dir of dirs) for (const file of shardsOf(dir)) copyFileSync(join(dir, file), join(gathered, file));
+      const { pages } = await mergedPages(h);
+      assert.equal(new Set(pages).size, pages.length);
+      assert.deepEqual(htmlPages(pages), everyPage(h.web));
     });
   });
 

@@ -19,7 +19,7 @@ const CONNECTION = {
 export const CLUSTER_USAGE = `cluster create --redis URL --name NAME --query TEXT --seed URL… [every crawl option] [--lease-ms N]
   cluster status|pause|resume|stop|delete --redis URL --name NAME [--json]
   cluster label --redis URL --name NAME --url URL --relevant|--irrelevant|--clear
-  worker  --redis URL --name NAME --dir DATA [--parse-workers N] [--json]   one worker of a cluster's crawl`;
+  worker  --redis URL --name NAME --dir DATA [--home NAME] [--parse-workers N] [--json]   one worker of a cluster's crawl`;
 
 async function withRedis<T>(url: string, work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = await connectForCommand(url);
@@ -110,7 +110,7 @@ async function controlCommand(verb: 'status' | 'pause' | 'resume' | 'stop' | 'de
 
 /** `forager worker`: one worker of a cluster's crawl, until the crawl finishes or stops, or a signal. */
 export async function workerCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('worker', argv, { ...CONNECTION, dir: { type: 'string' }, 'parse-workers': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseCommandArgs('worker', argv, { ...CONNECTION, dir: { type: 'string' }, home: { type: 'string' }, 'parse-workers': { type: 'string' }, json: { type: 'boolean' } });
   const redisUrl = requireOption('worker', 'redis', values.redis);
   const name = checkClusterName(requireOption('worker', 'name', values.name));
   const dir = requireOption('worker', 'dir', values.dir);
@@ -120,7 +120,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     lost: (why) => log(`Redis at ${redisUrl} is unreachable (${why}); waiting for it, nothing stored is lost`),
     back: () => log(`Redis at ${redisUrl} answers again`),
   });
-  const worker = new ClusterWorker({ redis, name, dir, log, ...(parseWorkers === undefined ? {} : { parseWorkers }) });
+  const worker = new ClusterWorker({ redis, name, dir, log, ...(values.home === undefined ? {} : { home: values.home }), ...(parseWorkers === undefined ? {} : { parseWorkers }) });
   let signals = 0;
   const onSignal = (): void => {
     signals++;
