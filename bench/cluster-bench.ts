@@ -56,6 +56,7 @@ import type { RunContext, RunResult } from './cluster/run-result.ts';
 import { evaluateTargets, median, summarise, type ConfigSummary } from './cluster/summary.ts';
 import { crossPartitionLinks, witnessRun } from './cluster/web-witness.ts';
 import { reportSmoke } from './support/smoke.ts';
+import { runBenchMain } from './support/run-main.ts';
 
 const TASKSET = '/usr/bin/taskset';
 const QUERY = 'database index transaction';
@@ -315,13 +316,4 @@ function reportSmokeRun(plain: ConfigSummary, clusters: readonly ConfigSummary[]
   reportSmoke({ benchmark: 'bench:cluster', peer: 'forager crawl', figures });
 }
 
-try {
-  await main();
-} catch (error) {
-  if (error instanceof ForagerError) {
-    process.stderr.write(`${error.name} [${error.code}]: ${error.message}\n${JSON.stringify(error.context, null, 2)}\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
-  }
-}
+await runBenchMain(main);

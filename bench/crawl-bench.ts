@@ -15,6 +15,7 @@ import { ForagerError, UsageError } from '../crawler/errors.ts';
 import { runJsonChild, shebangNodeFlags } from './support/child-run.ts';
 import { NGINX_BINARY, startSites, type ServedSite } from './support/nginx-sites.ts';
 import { reportSmoke } from './support/smoke.ts';
+import { runBenchMain } from './support/run-main.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const PEER_SCRIPT = join(REPO_ROOT, 'bench', 'peers', 'crawlee-crawl.ts');
@@ -403,13 +404,4 @@ function reportSmokeRun(summary: SiteSummary): void {
   });
 }
 
-try {
-  await main();
-} catch (error) {
-  if (error instanceof ForagerError) {
-    process.stderr.write(`${error.name} [${error.code}]: ${error.message}\n${JSON.stringify(error.context, null, 2)}\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
-  }
-}
+await runBenchMain(main);
