@@ -15,6 +15,7 @@ import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
 import { isFenced } from './shard-fence.ts';
 import { ShardRunner } from './shard-runner.ts';
+import { ShardTemplate } from './shard-template.ts';
 
 /*
  * A cluster worker: leases its share of the partitions, runs a shard (today's engine) for
@@ -66,6 +67,8 @@ interface HeldLease extends Lease {
   quietUntil: number;
   /** Pending batches were claimed and must be read again before new ones. */
   claimed: boolean;
+  /** Its shard lives at this worker's home: only workers of this home may hold it, so it is never given up to balance. */
+  homedHere: boolean;
 }
 
 export class ClusterWorker {
@@ -92,6 +95,7 @@ export class ClusterWorker {
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
   #parser: ParsePool | undefined;
+  #template: ShardTemplate | undefined;
   #state: ClusterState = 'running';
   /** Live workers as of the last heartbeat. */
   #live: string[] = [];
@@ -154,6 +158,7 @@ export class ClusterWorker {
     this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
     this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, () => this.#nudgeAll());
     this.#parser = new ParsePool(this.#parseWorkers ?? defaultParseWorkers());
+    this.#template = new ShardTemplate();
     this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
     const watchdog = setInterval(() => this.#watchRenewal(), Math.max(50, definition.leaseMs / 20));
     this.#due.reclaim = Date.now() + definition.leaseMs;
@@ -273,25 +278,34 @@ export class ClusterWorker {
     }
   }
 
-  /** Takes or gives up partitions towards this worker's even share of them. */
+  /**
+   * Takes or gives up partitions towards this worker's even share of them. A partition whose
+   * shard lives at this worker's home is taken whenever it is free and never given up: no
+   * worker of another home may have it, so it would wait for nobody.
+   */
   async #balance(): Promise<void> {
-    const share = partitionsFor(this.id, this.#live, (this.#definition as ClusterDefinition).partitions);
-    if (this.#held.size > share) await this.#giveUp(this.#held.size - share);
-    else if (this.#held.size < share) await this.#take(share - this.#held.size);
-  }
-
-  /** Takes free partitions, starting at a place of its own so that workers joining together rarely collide. */
-  async #take(wanted: number): Promise<void> {
     const leases = this.#leases as PartitionLeases;
     const definition = this.#definition as ClusterDefinition;
+    const share = partitionsFor(this.id, this.#live, definition.partitions);
+    const { workers } = await (this.#registry as WorkerRegistry).view();
+    const peersAtHome = workers.some((w) => w.id !== this.id && w.home === this.#home);
     const free = await leases.free(definition.partitions, this.#home);
-    if (free.length === 0) return;
-    const start = Number.parseInt(this.id.slice(-6), 16) % free.length;
-    const candidates = [...free.slice(start), ...free.slice(0, start)].slice(0, wanted);
+    // Alone at its home, a worker takes every free partition homed here, whatever its share: nobody else may.
+    const homedHere = peersAtHome ? free.homedHere.slice(0, Math.max(0, share - this.#held.size)) : free.homedHere;
+    const wanted = Math.max(0, share - this.#held.size - homedHere.length);
+    const start = free.homeless.length === 0 ? 0 : Number.parseInt(this.id.slice(-6), 16) % free.homeless.length;
+    // Workers joining together start at places of their own, so that they rarely ask for the same partitions.
+    const homeless = [...free.homeless.slice(start), ...free.homeless.slice(0, start)].slice(0, wanted);
+    if (homedHere.length + homeless.length > 0) await this.#take([...homedHere, ...homeless], new Set(free.homedHere));
+    else if (this.#held.size > share) await this.#giveUp(this.#held.size - share, peersAtHome);
+  }
+
+  async #take(candidates: readonly number[], homedHere: ReadonlySet<number>): Promise<void> {
+    const leases = this.#leases as PartitionLeases;
     const taken = await leases.acquire(candidates);
     if (taken.length === 0) return;
     // Held at once, so that the renewal loop renews them while their streams are set up.
-    for (const lease of taken) this.#held.set(lease.partition, { ...lease, quietUntil: Number.POSITIVE_INFINITY, claimed: true });
+    for (const lease of taken) this.#held.set(lease.partition, { ...lease, quietUntil: Number.POSITIVE_INFINITY, claimed: true, homedHere: homedHere.has(lease.partition) });
     const partitions = taken.map((lease) => lease.partition);
     const quiet = await this.#streams.prepareOwnership(partitions, this.id, (p) => this.#keys.quietUntil(p));
     for (const [i, partition] of partitions.entries()) {
@@ -301,11 +315,17 @@ export class ClusterWorker {
     this.#log(`took ${taken.length} partition(s); holds ${this.#held.size}`);
   }
 
-  /** Gives up the highest-numbered partitions: their shards close first (all at once), then their leases go. */
-  async #giveUp(count: number): Promise<void> {
+  /**
+   * Gives up the highest-numbered partitions: their shards close first (all at once), then
+   * their leases go. With no other worker at its home, only partitions without a shard here
+   * can go: the others could go to nobody.
+   */
+  async #giveUp(count: number, peersAtHome: boolean): Promise<void> {
     const leases = this.#leases as PartitionLeases;
     const quietMs = (this.#definition as ClusterDefinition).settings.delayMs;
-    const victims = [...this.#held.values()].sort((a, b) => b.partition - a.partition).slice(0, count);
+    const movable = [...this.#held.values()].filter((lease) => peersAtHome || (!lease.homedHere && !existsSync(join(this.#dir, shardFileName(lease.partition)))));
+    const victims = movable.sort((a, b) => b.partition - a.partition).slice(0, count);
+    if (victims.length === 0) return;
     await Promise.all(
       victims.map(async (lease) => {
         const runner = this.#runners.get(lease.partition);
@@ -355,6 +375,7 @@ export class ClusterWorker {
         budget: this.#budget as SharedBudget,
         worker: this.id,
         paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,
+        template: (this.#template as ShardTemplate).path,
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#runners.set(partition, runner);
@@ -381,7 +402,12 @@ export class ClusterWorker {
   async #claimHomes(partitions: readonly number[]): Promise<void> {
     const fresh = partitions.filter((p) => this.#held.has(p) && !this.#runners.has(p) && !existsSync(join(this.#dir, shardFileName(p))));
     const leases = this.#leases as PartitionLeases;
-    for (const partition of await leases.claimHomes(fresh, this.#home)) {
+    const elsewhere = await leases.claimHomes(fresh, this.#home);
+    for (const partition of fresh) {
+      const lease = this.#held.get(partition);
+      if (lease !== undefined && !elsewhere.includes(partition)) lease.homedHere = true;
+    }
+    for (const partition of elsewhere) {
       const lease = this.#held.get(partition);
       this.#forget(partition);
       if (lease !== undefined) await leases.release(lease, 0);
@@ -569,6 +595,7 @@ export class ClusterWorker {
       seq: ++this.#statusSeq,
       activity: this.#pagesStored + this.#linksMoved,
       host: hostname(),
+      home: this.#home,
       pid: process.pid,
       startedAt: this.#startedAt,
       partitions: this.#held.size,
@@ -640,6 +667,7 @@ export class ClusterWorker {
     await this.#registry?.leave().catch(() => undefined);
     await this.#judging.leave().catch(() => undefined);
     await this.#parser?.close();
+    this.#template?.remove();
   }
 }
 

@@ -44,11 +44,15 @@ export class PartitionLeases {
     this.#leaseMs = leaseMs;
   }
 
-  /** Which partitions are leased by nobody now and may live at `home` (theirs, or none yet), of `partitions` (one round trip). */
-  async free(partitions: number, home: string): Promise<number[]> {
+  /**
+   * The partitions leased by nobody now that may live at `home` (one round trip): those whose
+   * shard is there already, and those that have no shard anywhere yet.
+   */
+  async free(partitions: number, home: string): Promise<{ homedHere: number[]; homeless: number[] }> {
     const all = Array.from({ length: partitions }, (_, p) => p);
     const [holders, homes] = await Promise.all([this.#redis.mget(...all.map((p) => this.#keys.lease(p))), this.#redis.mget(...all.map((p) => this.#keys.home(p)))]);
-    return all.filter((p) => holders[p] === null && (homes[p] === null || homes[p] === home));
+    const unleased = all.filter((p) => holders[p] === null);
+    return { homedHere: unleased.filter((p) => homes[p] === home), homeless: unleased.filter((p) => homes[p] === null) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type PageBudget, type RunOutcome } from '../engine/engine.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
@@ -37,6 +38,8 @@ export interface ShardContext {
   worker: string;
   /** Start paused (the crawl is paused, or the worker's leases are late): not one request before resume(). */
   paused: boolean;
+  /** An empty collection at the current schema, copied to make a new shard (see ShardTemplate). */
+  template: string;
 }
 
 export class ShardRunner {
@@ -54,11 +57,16 @@ export class ShardRunner {
   constructor(partition: number, epoch: number, context: ShardContext) {
     this.partition = partition;
     this.epoch = epoch;
-    const db = openCollection(join(context.dir, shardFileName(partition)), { create: true });
+    const path = join(context.dir, shardFileName(partition));
+    // A new shard starts as a copy of an empty collection: making one (pragmas, every migration) costs a crawl of small shards dearly.
+    if (!existsSync(path)) copyFileSync(context.template, path, constants.COPYFILE_EXCL);
+    const db = openCollection(path, { create: true });
     this.#db = db;
     try {
       // A worker holds many shards: each keeps a small page cache (a collection's own is 8 MB).
       db.pragma(`cache_size = -${SHARD_CACHE_KIB}`);
+      // And a WAL checkpointed at SQLite's default size, not a collection's 40 MB: a worker holds a hundred shards.
+      db.pragma('wal_autocheckpoint = 1000');
       raiseFence(db, epoch);
       if (loadSettings(db) === undefined) saveSettings(db, context.settings);
       this.#outbox = new ShardOutbox(db);

@@ -14,6 +14,8 @@ export interface WorkerStatus {
   /** Rises with everything the worker does (pages stored, links admitted and sent): unchanged means it did nothing meanwhile. */
   activity: number;
   host: string;
+  /** Where its shards live (ClusterWorker's home): workers of one home may hand partitions to each other. */
+  home: string;
   pid: number;
   startedAt: number;
   /** Partitions leased, and shards open among them. */

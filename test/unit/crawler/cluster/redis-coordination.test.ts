@@ -37,12 +37,12 @@ describe('cluster coordination on Redis', { skip }, () => {
     assert.equal(first?.epoch, 1);
     assert.deepEqual(await b.acquire([5]), []);
     assert.deepEqual(await a.renew([first!]), []);
-    assert.deepEqual(await b.free(8, 'home-b'), [0, 1, 2, 3, 4, 7]);
+    assert.deepEqual(await b.free(8, 'home-b'), { homedHere: [], homeless: [0, 1, 2, 3, 4, 7] });
     // A partition whose shard lives at another home is never free for this one.
     assert.deepEqual(await a.claimHomes([0, 1], 'home-a'), []);
     assert.deepEqual(await b.claimHomes([1, 2], 'home-b'), [1]);
-    assert.deepEqual(await b.free(8, 'home-b'), [2, 3, 4, 7]);
-    assert.deepEqual(await a.free(8, 'home-a'), [0, 1, 3, 4, 7]);
+    assert.deepEqual(await b.free(8, 'home-b'), { homedHere: [2], homeless: [3, 4, 7] });
+    assert.deepEqual(await a.free(8, 'home-a'), { homedHere: [0, 1], homeless: [3, 4, 7] });
     await sleep(400);
     const [second] = await b.acquire([5]);
     assert.equal(second?.epoch, 2);
