@@ -35,6 +35,8 @@ const CONTROL_EVERY_MS = 500;
 const STATUS_EVERY_MS = 1000;
 /** Batches read per stream per tick. */
 const READ_COUNT = 20;
+/** Added to a partition's quiet time when it is handed on: the workers' clocks are not one clock. */
+const HANDOVER_MARGIN_MS = 10;
 /**
  * A shard with nothing to do for this long is closed until links come for it: a worker holds
  * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
@@ -201,7 +203,8 @@ export class ClusterWorker {
     if (this.#leaving) return 'left';
     const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
     if (now >= due.balance) {
-      due.balance = now + leaseMs / 5;
+      // Twice a lease: a dead worker's partitions wait a lease for its leases to expire anyway.
+      due.balance = now + leaseMs / 2;
       await this.#balance();
     }
     if (now >= due.reclaim) {
@@ -287,9 +290,9 @@ export class ClusterWorker {
     const leases = this.#leases as PartitionLeases;
     const definition = this.#definition as ClusterDefinition;
     const share = partitionsFor(this.id, this.#live, definition.partitions);
-    const { workers } = await (this.#registry as WorkerRegistry).view();
-    const peersAtHome = workers.some((w) => w.id !== this.id && w.home === this.#home);
     const free = await leases.free(definition.partitions, this.#home);
+    // Whether another live worker shares this home matters only when there are partitions homed here to take, or some to give up.
+    const peersAtHome = (free.homedHere.length > 0 || this.#held.size > share) && (await this.#peersAtHome());
     // Alone at its home, a worker takes every free partition homed here, whatever its share: nobody else may.
     const homedHere = peersAtHome ? free.homedHere.slice(0, Math.max(0, share - this.#held.size)) : free.homedHere;
     const wanted = Math.max(0, share - this.#held.size - homedHere.length);
@@ -298,6 +301,11 @@ export class ClusterWorker {
     const homeless = [...free.homeless.slice(start), ...free.homeless.slice(0, start)].slice(0, wanted);
     if (homedHere.length + homeless.length > 0) await this.#take([...homedHere, ...homeless], new Set(free.homedHere));
     else if (this.#held.size > share) await this.#giveUp(this.#held.size - share, peersAtHome);
+  }
+
+  async #peersAtHome(): Promise<boolean> {
+    const { workers } = await (this.#registry as WorkerRegistry).view();
+    return workers.some((w) => w.id !== this.id && w.home === this.#home);
   }
 
   async #take(candidates: readonly number[], homedHere: ReadonlySet<number>): Promise<void> {
@@ -332,7 +340,7 @@ export class ClusterWorker {
         this.#runners.delete(lease.partition);
         if (runner !== undefined) await runner.close((links) => this.#send(links));
         this.#forget(lease.partition);
-        await leases.release(lease, quietMs);
+        await leases.release(lease, this.#handOverQuietMs(runner, quietMs));
       }),
     );
     this.#log(`gave up ${victims.length} partition(s) to other workers; holds ${this.#held.size}`);
@@ -351,6 +359,16 @@ export class ClusterWorker {
     this.#idleSince.delete(partition);
     this.#dormant.add(partition);
     this.#closeInBackground(runner, false);
+  }
+
+  /**
+   * How long the next owner of a partition leaves its hosts alone: until the last of them may
+   * be asked (a Crawl-delay, a Retry-After, k × a slow response), and at least the delay, with
+   * a little to spare for two processes' clocks.
+   */
+  #handOverQuietMs(runner: ShardRunner | undefined, delayMs: number): number {
+    const now = Date.now();
+    return Math.max(delayMs, (runner?.engine.politeUntil() ?? 0) - now) + HANDOVER_MARGIN_MS;
   }
 
   #closeInBackground(runner: ShardRunner, abort: boolean): void {
@@ -651,17 +669,19 @@ export class ClusterWorker {
   async #shutDown(): Promise<void> {
     this.#leavingNow = true;
     const leases = this.#leases;
-    const quietMs = this.#definition?.settings.delayMs ?? 0;
+    const delayMs = this.#definition?.settings.delayMs ?? 0;
+    const closed = new Map<number, ShardRunner>();
     for (const [partition, runner] of this.#runners) {
       try {
         await runner.close((links) => this.#send(links), this.#abortOnLeave);
+        closed.set(partition, runner);
       } catch (err) {
         this.#log(`partition ${partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     this.#runners.clear();
     await this.#publishStatus().catch(() => undefined);
-    for (const lease of this.#held.values()) await leases?.release(lease, quietMs).catch(() => undefined);
+    for (const lease of this.#held.values()) await leases?.release(lease, this.#handOverQuietMs(closed.get(lease.partition), delayMs)).catch(() => undefined);
     this.#held.clear();
     await this.#budget?.returnAllowance().catch(() => undefined);
     await this.#registry?.leave().catch(() => undefined);

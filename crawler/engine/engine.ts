@@ -506,6 +506,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     return this.#strategy.explain(urlId);
   }
 
+  /** When the last of the crawl's hosts may be asked again (epoch ms): a cluster hands a partition on with it. */
+  politeUntil(): number {
+    return this.#frontier.politeUntil();
+  }
+
   /** Hosts with queued URLs or a request in flight, busiest first. */
   hostActivity(limit: number): HostActivity[] {
     return this.#frontier.activity(limit).map((host) => ({ ...host, render: this.#renderPolicy.hostMode(new URL(host.origin).hostname) }));

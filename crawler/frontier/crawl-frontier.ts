@@ -140,6 +140,8 @@ export interface FrontierView {
   top(limit: number): { urlId: number; priority: number }[];
   /** Hosts with queued URLs or a request in flight, busiest first (what the frontier knows of them). */
   activity(limit: number): FrontierHostActivity[];
+  /** When the last of its hosts may be asked again (epoch ms, the frontier's clock): whoever asks them next waits till then. */
+  politeUntil(): number;
   readonly hostCount: number;
 }
 
@@ -378,6 +380,12 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     const top = new TopEntries(limit);
     this.#queued.forEachQueued((urlId) => top.offer(urlId, this.#ordering.priority(urlId)));
     return top.best();
+  }
+
+  politeUntil(): number {
+    let until = 0;
+    for (const host of this.#hosts.values()) until = Math.max(until, host.nextAllowedAt);
+    return until;
   }
 
   activity(limit: number): FrontierHostActivity[] {
