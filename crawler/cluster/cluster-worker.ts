@@ -394,6 +394,7 @@ export class ClusterWorker {
         worker: this.id,
         paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,
         template: (this.#template as ShardTemplate).path,
+        leaseFresh: () => this.#leasesFresh(),
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#runners.set(partition, runner);

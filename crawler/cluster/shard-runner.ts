@@ -40,6 +40,8 @@ export interface ShardContext {
   paused: boolean;
   /** An empty collection at the current schema, copied to make a new shard (see ShardTemplate). */
   template: string;
+  /** Whether the worker's leases were renewed recently enough that this partition is surely its own. */
+  leaseFresh: () => boolean;
 }
 
 export class ShardRunner {
@@ -81,6 +83,7 @@ export class ShardRunner {
         parser: context.parser,
         budget: context.budget,
         untilStopped: true,
+        mayDispatch: context.leaseFresh,
         lockFile: false,
         admitSeeds: false,
         partition: {

@@ -91,6 +91,12 @@ export interface EngineOptions {
   lockFile?: boolean;
   /** Whether run() admits the settings' seeds (default true); a cluster sends each seed to its partition. */
   admitSeeds?: boolean;
+  /**
+   * Asked before each request is started: false holds every request back for now. A cluster's
+   * shard may ask its hosts only while its partition's lease is surely its own, and a process
+   * that was starved of the CPU must not start one request before it has checked.
+   */
+  mayDispatch?: () => boolean;
 }
 
 /** Pages a run may still start, when a budget is shared beyond this engine (a cluster's). */
@@ -169,6 +175,8 @@ const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
 /** While the crawl keeps the CPU busy, one render still starts this often (render-gate.ts). */
 const RENDER_TRICKLE_MS = 5000;
 const RENDER_GATE_POLL_MS = 100;
+/** How soon a crawl whose requests mayDispatch held back looks again. */
+const HELD_BACK_RECHECK_MS = 100;
 
 /**
  * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
@@ -227,6 +235,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #lockFile: boolean;
   readonly #admitSeeds: boolean;
   readonly #untilStopped: boolean;
+  readonly #mayDispatch: (() => boolean) | undefined;
   readonly #sharedBudget: PageBudget | undefined;
   readonly #partition: ShardPartition | undefined;
   /** Whether the parse pool is the engine's own, to close at the end. */
@@ -245,6 +254,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#lockFile = options.lockFile ?? true;
     this.#admitSeeds = options.admitSeeds ?? true;
     this.#untilStopped = options.untilStopped ?? false;
+    this.#mayDispatch = options.mayDispatch;
     this.#sharedBudget = options.budget;
     this.#partition = options.partition;
     this.#urls = new UrlStore(db);
@@ -622,6 +632,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
   #dispatch(): number | undefined {
     const now = Date.now();
+    if (this.#mayDispatch?.() === false) return now + HELD_BACK_RECHECK_MS;
     while (this.#slots.hasRoom(this.#tasks.size)) {
       // With the page budget spent, hosts are still asked for the turns renders and requisites wait for.
       const budgetLeft = this.#budgetLeft();

@@ -18,6 +18,8 @@ const HOSTS = 200;
 const PAGES_PER_HOST = 3;
 const DELAY_MS = 100;
 const LEASE_MS = 3000;
+/** Slack for the witness's clock: the web's log runs in the test process, which shares two cores with the crawlers. */
+const LOG_LAG_MS = 10;
 
 interface Harness {
   web: ManyHostWeb;
@@ -145,7 +147,8 @@ describe('crawl cluster on Redis', { skip, timeout: 600_000 }, () => {
       }
 
       // The witness: one request per host at a time, and the delay between them, across all workers.
-      const violations = politenessViolations(h.web.log, { minGapMs: DELAY_MS });
+      // The log's end of a response is when this busy test process saw it written, a few ms after the crawler had it.
+      const violations = politenessViolations(h.web.log, { minGapMs: DELAY_MS, toleranceMs: LOG_LAG_MS });
       assert.equal(violations.length, 0, describeViolations(violations));
       assert.deepEqual(pagesRequestedTwice(h.web.log), []);
       const final = await status(h);
