@@ -15,7 +15,7 @@ import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
 import { isFenced } from './shard-fence.ts';
 import { ShardRunner } from './shard-runner.ts';
-import { ShardTemplate } from './shard-template.ts';
+import { shardTemplate } from './shard-template.ts';
 
 /*
  * A cluster worker: leases its share of the partitions, runs a shard (today's engine) for
@@ -97,7 +97,7 @@ export class ClusterWorker {
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
   #parser: ParsePool | undefined;
-  #template: ShardTemplate | undefined;
+  #template: string | undefined;
   #state: ClusterState = 'running';
   /** Live workers as of the last heartbeat. */
   #live: string[] = [];
@@ -160,7 +160,7 @@ export class ClusterWorker {
     this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
     this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, () => this.#nudgeAll());
     this.#parser = new ParsePool(this.#parseWorkers ?? defaultParseWorkers());
-    this.#template = new ShardTemplate();
+    this.#template = shardTemplate();
     this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
     const watchdog = setInterval(() => this.#watchRenewal(), Math.max(50, definition.leaseMs / 20));
     this.#due.reclaim = Date.now() + definition.leaseMs;
@@ -393,7 +393,7 @@ export class ClusterWorker {
         budget: this.#budget as SharedBudget,
         worker: this.id,
         paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,
-        template: (this.#template as ShardTemplate).path,
+        template: this.#template as string,
         leaseFresh: () => this.#leasesFresh(),
       });
       runner.engine.on('page', () => this.#pagesStored++);
@@ -688,7 +688,6 @@ export class ClusterWorker {
     await this.#registry?.leave().catch(() => undefined);
     await this.#judging.leave().catch(() => undefined);
     await this.#parser?.close();
-    this.#template?.remove();
   }
 }
 
