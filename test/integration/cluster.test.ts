@@ -61,7 +61,7 @@ interface StatusJson {
   state: string;
   pagesStored: number;
   leased: number;
-  workers: { id: string; partitions: number; pagesStored: number }[];
+  workers: { id: string; partitions: number; pagesStored: number; paused: boolean; inProgress: number }[];
 }
 
 async function status(h: Harness): Promise<StatusJson> {
@@ -264,13 +264,16 @@ describe('crawl cluster on Redis', { skip, timeout: 600_000 }, () => {
       const workers = [startWorker(h), startWorker(h)];
       await waitUntil('pages stored', async () => (await status(h)).pagesStored >= 40);
       assert.equal((await runCli(['cluster', 'pause', '--redis', h.redis.url, '--name', h.name])).code, 0);
-      // A second for every worker to read the state, and the requests in flight to end.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Every worker says it is paused, with no page in progress (a busy machine may take it a few seconds to read the state)...
+      await waitUntil('every worker paused', async () => {
+        const s = await status(h);
+        return s.workers.length === 2 && s.workers.every((w) => w.paused && w.inProgress === 0);
+      }, 20_000);
+      // ...and from then on asks no host anything.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const requestsAtPause = h.web.log.length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
       assert.equal(h.web.log.length, requestsAtPause, `requests were made while the cluster was paused: ${JSON.stringify(h.web.log.slice(requestsAtPause))}`);
-      const paused = await status(h);
-      assert.ok(paused.workers.length === 2 && paused.workers.every((w) => (w as unknown as { paused: boolean }).paused), JSON.stringify(paused.workers));
 
       assert.equal((await runCli(['cluster', 'resume', '--redis', h.redis.url, '--name', h.name])).code, 0);
       await waitUntil('requests again', () => h.web.log.length > requestsAtPause, 10_000);
