@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { ClusterError } from '../errors.ts';
+import type { ClusterRunState } from '../protocol/cluster-status.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { validateSettings } from '../settings.ts';
 import { ClusterKeys } from './cluster-keys.ts';
@@ -23,7 +24,8 @@ export interface ClusterDefinition {
 
 export const DEFAULT_LEASE_MS = 10_000;
 
-export type ClusterState = 'running' | 'paused' | 'stopped' | 'finished';
+/** running, paused, stopped or finished: the contract's name for it, which the UI shows. */
+export type ClusterState = ClusterRunState;
 
 const STATES: readonly ClusterState[] = ['running', 'paused', 'stopped', 'finished'];
 

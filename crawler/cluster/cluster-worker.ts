@@ -219,6 +219,7 @@ export class ClusterWorker {
     this.#applyLabels();
     if (now >= due.status) {
       due.status = now + STATUS_EVERY_MS;
+      this.#tendIdleShards();
       await this.#publishStatus();
       if (await this.#crawlFinished()) {
         await this.#redis.set(this.#keys.state, 'finished');
@@ -586,28 +587,39 @@ export class ClusterWorker {
       .catch(() => undefined);
   }
 
+  /**
+   * Shards idle past DORMANT_AFTER_MS go to sleep; a worker with nothing to do gives its
+   * budget allowance back, so that workers with work can spend it.
+   */
+  #tendIdleShards(): void {
+    const now = Date.now();
+    let idle = this.#inboxEmpty;
+    for (const [partition, runner] of this.#runners) {
+      if (!runner.idle) {
+        idle = false;
+        this.#idleSince.delete(partition);
+        continue;
+      }
+      const since = this.#idleSince.get(partition) ?? now;
+      this.#idleSince.set(partition, since);
+      if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
+    }
+    const budget = this.#budget as SharedBudget;
+    if (idle && budget.allowance > 0) void budget.returnAllowance().catch(() => undefined);
+  }
+
   #status(): WorkerStatus {
     let queued = 0;
     let inProgress = 0;
     let idle = this.#inboxEmpty;
     let outbox = 0;
-    const now = Date.now();
-    for (const [partition, runner] of this.#runners) {
-      const stats = runner.engine.stats();
-      queued += stats.queued;
+    for (const runner of this.#runners.values()) {
+      queued += runner.engine.stats().queued;
       inProgress += runner.engine.pagesInProgress;
       outbox += runner.outboxSize;
-      if (runner.idle) {
-        const since = this.#idleSince.get(partition) ?? now;
-        this.#idleSince.set(partition, since);
-        if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
-      } else {
-        idle = false;
-        this.#idleSince.delete(partition);
-      }
+      if (!runner.idle) idle = false;
     }
     const budget = this.#budget as SharedBudget;
-    if (idle && budget.allowance > 0) void budget.returnAllowance().catch(() => undefined);
     const elapsed = (Date.now() - this.#startedAt) / 1000;
     return {
       id: this.id,

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PARTITIONS } from '../partition.ts';
 import { MergeError } from './merge-error.ts';
 
 /** One partition's shard in a cluster's data directory. */
@@ -10,9 +11,8 @@ export interface ShardFile {
   path: string;
 }
 
-/** A shard's name: a partition number of three digits (0 to 255), as the workers write them. */
+/** A shard's name: a partition number of three digits, as the workers write them (partition.ts, shardFileName). */
 const SHARD_NAME = /^shard-(\d{3})\.forager$/;
-const PARTITIONS = 256;
 
 /**
  * The shards in `dir`, by partition number. Only partitions that had work have a file, so
