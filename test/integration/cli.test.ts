@@ -647,13 +647,15 @@ describe('the forager process', { skip: process.platform !== 'linux' ? 'malloc s
     }
   }
 
-  it("runs with at most two malloc arenas and glibc's mmap threshold pinned, with its pid, arguments and output unchanged", async () => {
+  it("runs with at most two malloc arenas and glibc's mmap and trim thresholds pinned, with its pid, arguments and output unchanged", async () => {
     const env = { ...process.env };
     delete env.MALLOC_ARENA_MAX;
     delete env.MALLOC_MMAP_THRESHOLD_;
+    delete env.MALLOC_TRIM_THRESHOLD_;
     const { environ, cmdline } = await serveProcess(env);
     assert.ok(environ.includes('MALLOC_ARENA_MAX=2'), 'the process the CLI was started as runs with two arenas');
     assert.ok(environ.includes('MALLOC_MMAP_THRESHOLD_=131072'), 'and with blocks of 128 KB or more always in mappings of their own');
+    assert.ok(environ.includes('MALLOC_TRIM_THRESHOLD_=1048576'), 'and up to 1 MB kept free at the top of the heap');
     assert.match(cmdline, /bin\/forager\.js\0serve\0--dir\0/);
   });
 
