@@ -5,6 +5,7 @@
  * most NEAR_DUPLICATE_BITS bits are near-duplicates.
  */
 import { enlarge } from '../memory/enlarge.ts';
+import { freeWholeView } from '../memory/free-buffer.ts';
 
 export const NEAR_DUPLICATE_BITS = 3;
 /** A page with fewer distinct terms has too little text for its fingerprint to say anything. */
@@ -73,28 +74,31 @@ export function simhashFromInt(value: bigint): Simhash {
 }
 
 const BLOCKS = 4;
-const BLOCK_VALUES = 1 << 16;
+/** A block's values index its chains by their top bits: 10 of them at first, 16 at most. */
+const FIRST_KEY_BITS = 10;
+const MAX_KEY_BITS = 16;
 
 /**
  * Fingerprints of stored pages, found by near-duplicate in a few lookups: within 3 bits, two
  * fingerprints agree exactly on at least one of their four 16-bit blocks (pigeonhole), so
  * each block indexes the pages and only pages sharing a block are compared (Manku et al.).
  * A crawl holds one entry per stored page for its whole run, so the index is typed arrays:
- * per block value the newest entry with it, each entry chained to the previous one with the
- * same value. 100,000 fingerprints take 4.5 MB so; maps of arrays and objects took 41.7 MB.
+ * per block key the newest entry with it, each entry chained to the previous one with the
+ * same key. 100,000 fingerprints take 4.5 MB so; maps of arrays and objects took 41.7 MB.
+ *
+ * A key is the block value's top bits, as many as keep the chains about one entry long (up
+ * to all 16): the table grows and is rebuilt as entries come, so that a small crawl, and a
+ * cluster worker's hundreds of small shards, do not each pay a megabyte up front.
  */
 export class NearDuplicateIndex {
-  /**
-   * Per block value, the newest entry with it, plus one (0: none), so that the table needs no
-   * filling: its untouched pages stay the zero pages the system lends, and a crawl of many
-   * small shards (a cluster worker's) does not pay a megabyte per shard up front.
-   */
-  readonly #heads = new Int32Array(BLOCKS * BLOCK_VALUES);
+  #keyBits = FIRST_KEY_BITS;
+  /** Per block and key, the newest entry with it, plus one (0: none). */
+  #heads = new Int32Array(BLOCKS << FIRST_KEY_BITS);
   #seqs = new Int32Array(1024);
   /** The fingerprints' halves, as int32 bits. */
   #hi = new Int32Array(1024);
   #lo = new Int32Array(1024);
-  /** Per entry and block, the entry before it with the same block value, plus one (0: none). */
+  /** Per entry and block, the entry before it with the same block key, plus one (0: none). */
   #next = new Int32Array(1024 * BLOCKS);
   #size = 0;
 
@@ -108,18 +112,15 @@ export class NearDuplicateIndex {
     this.#seqs[entry] = seq;
     this.#hi[entry] = hash.hi;
     this.#lo[entry] = hash.lo;
-    for (let block = 0; block < BLOCKS; block++) {
-      const head = block * BLOCK_VALUES + blockValue(hash, block);
-      this.#next[entry * BLOCKS + block] = this.#heads[head] as number;
-      this.#heads[head] = entry + 1;
-    }
+    this.#link(entry, hash.hi, hash.lo);
+    if (this.#size > 1 << this.#keyBits && this.#keyBits < MAX_KEY_BITS) this.#rekey();
   }
 
   /** The earliest stored page within NEAR_DUPLICATE_BITS of `hash`, if any. */
   find(hash: Simhash): number | undefined {
     let best: number | undefined;
     for (let block = 0; block < BLOCKS; block++) {
-      for (let link = this.#heads[block * BLOCK_VALUES + blockValue(hash, block)] as number; link !== 0; link = this.#next[(link - 1) * BLOCKS + block] as number) {
+      for (let link = this.#heads[this.#headOf(block, hash.hi, hash.lo)] as number; link !== 0; link = this.#next[(link - 1) * BLOCKS + block] as number) {
         const entry = link - 1;
         const seq = this.#seqs[entry] as number;
         if (best !== undefined && seq >= best) continue;
@@ -128,6 +129,26 @@ export class NearDuplicateIndex {
       }
     }
     return best;
+  }
+
+  #headOf(block: number, hi: number, lo: number): number {
+    return (block << this.#keyBits) + (blockValue(hi, lo, block) >>> (16 - this.#keyBits));
+  }
+
+  #link(entry: number, hi: number, lo: number): void {
+    for (let block = 0; block < BLOCKS; block++) {
+      const head = this.#headOf(block, hi, lo);
+      this.#next[entry * BLOCKS + block] = this.#heads[head] as number;
+      this.#heads[head] = entry + 1;
+    }
+  }
+
+  /** Twice the keys a block (up to 16 bits), every chain rebuilt in entry order so each stays newest first. */
+  #rekey(): void {
+    this.#keyBits = Math.min(MAX_KEY_BITS, this.#keyBits + 2);
+    freeWholeView(this.#heads);
+    this.#heads = new Int32Array(BLOCKS << this.#keyBits);
+    for (let entry = 0; entry < this.#size; entry++) this.#link(entry, this.#hi[entry] as number, this.#lo[entry] as number);
   }
 
   #grow(): void {
@@ -140,7 +161,7 @@ export class NearDuplicateIndex {
 }
 
 /** The hash's 16-bit block number `block` (0 and 1 from hi, 2 and 3 from lo). */
-function blockValue(h: Simhash, block: number): number {
-  const half = block < 2 ? h.hi : h.lo;
+function blockValue(hi: number, lo: number, block: number): number {
+  const half = block < 2 ? hi : lo;
   return block % 2 === 0 ? half >>> 16 : half & 0xffff;
 }

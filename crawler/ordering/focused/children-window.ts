@@ -1,10 +1,13 @@
 import { freeNow } from '../../memory/free-buffer.ts';
 import { enlarge } from '../../memory/enlarge.ts';
+import { capacityFor } from '../columns.ts';
 
 /** Outlink ids the window may hold in all (8 MiB): about a hundred links for each of 20,000 pages. */
 const DEFAULT_MAX_POOL_SIZE = 1 << 21;
-/** The pool's first size (256 KiB); it doubles as the window's pages need. */
-const INITIAL_POOL_SIZE = 1 << 16;
+/** The pool's first size (16 KiB); it doubles as the window's pages need. */
+const INITIAL_POOL_SIZE = 1 << 12;
+/** Slots a window starts with; they grow by half as pages come, up to the window. */
+const INITIAL_SLOTS = 64;
 
 /**
  * The outlinks of the most recently fetched pages, first in first out: at most `window`
@@ -19,16 +22,19 @@ const INITIAL_POOL_SIZE = 1 << 16;
  * memory only as its write position first moved through it: on a web of eight links a page,
  * it crept up by 3 MB over a 100,000-page crawl and would have gone on to 8 MB.
  *
+ * The slots grow likewise, up to the window: a cluster worker holds hundreds of small crawls.
+ *
  * A Map of one small typed array per page held the same: twenty thousand JavaScript
  * objects and malloc blocks, freed one by one in between the crawl's short-lived buffers.
  */
 export class ChildrenWindow {
   #pool: Int32Array;
   readonly #maxPoolSize: number;
+  readonly #window: number;
   /** Per window slot: its page (-1 when free), and where its links are in the pool. */
-  readonly #page: Int32Array;
-  readonly #from: Int32Array;
-  readonly #length: Int32Array;
+  #page: Int32Array;
+  #from: Int32Array;
+  #length: Int32Array;
   /** Per page id: the slot it was given (valid only while #page[slot] is that page). */
   #slotOf = new Int32Array(0);
   #oldest = 0;
@@ -37,12 +43,13 @@ export class ChildrenWindow {
   #write = 0;
 
   constructor(options: { window: number; maxPoolSize?: number; initialPoolSize?: number }) {
-    const window = Math.max(1, options.window);
+    this.#window = Math.max(1, options.window);
     this.#maxPoolSize = Math.max(1, options.maxPoolSize ?? DEFAULT_MAX_POOL_SIZE);
     this.#pool = new Int32Array(Math.min(this.#maxPoolSize, Math.max(1, options.initialPoolSize ?? INITIAL_POOL_SIZE)));
-    this.#page = new Int32Array(window).fill(-1);
-    this.#from = new Int32Array(window);
-    this.#length = new Int32Array(window);
+    const slots = Math.min(this.#window, INITIAL_SLOTS);
+    this.#page = new Int32Array(slots).fill(-1);
+    this.#from = new Int32Array(slots);
+    this.#length = new Int32Array(slots);
   }
 
   /** Outlink ids the pool has room for now. */
@@ -63,7 +70,10 @@ export class ChildrenWindow {
   remember(page: number, children: Int32Array, count: number): void {
     const n = Math.min(count, this.#maxPoolSize);
     if (n === 0) return;
-    if (this.#live === this.#page.length) this.#forgetOldest();
+    if (this.#live === this.#page.length) {
+      if (this.#page.length < this.#window) this.#addSlots();
+      else this.#forgetOldest();
+    }
     this.#makeRoom(n);
     const slot = (this.#oldest + this.#live) % this.#page.length;
     this.#page[slot] = page;
@@ -129,6 +139,26 @@ export class ChildrenWindow {
     freeNow(this.#pool.buffer);
     this.#pool = pool;
     this.#write = write;
+  }
+
+  /** Half as many slots again (up to the window), the live ones moved to the start, oldest first. */
+  #addSlots(): void {
+    const slots = Math.min(this.#window, capacityFor(this.#page.length, this.#page.length + 1));
+    const page = new Int32Array(slots).fill(-1);
+    const from = new Int32Array(slots);
+    const length = new Int32Array(slots);
+    for (let k = 0; k < this.#live; k++) {
+      const slot = (this.#oldest + k) % this.#page.length;
+      const id = this.#page[slot] as number;
+      page[k] = id;
+      from[k] = this.#from[slot] as number;
+      length[k] = this.#length[slot] as number;
+      this.#slotOf[id] = k;
+    }
+    this.#page = page;
+    this.#from = from;
+    this.#length = length;
+    this.#oldest = 0;
   }
 
   #forgetOldest(): void {

@@ -15,33 +15,45 @@ export const DISCOUNT = 0.5;
 export const DELAYED_WEIGHT = 0.5;
 
 /**
- * Kept in arrays allocated once per window slot (a Map per page held tens of bytes an entry,
- * and its table doubled as pages came and went), found through a column indexed by page id.
+ * Kept in arrays of window slots (a Map per page held tens of bytes an entry, and its table
+ * doubled as pages came and went), found through a column indexed by page id. The slots
+ * grow with the pages kept, up to the window: a cluster worker holds hundreds of small
+ * crawls, and a window allocated whole was 3 MB of each.
  */
 export class PastFeatures {
-  readonly #features: Float32Array;
-  readonly #owner: Int32Array;
+  readonly #window: number;
+  #features = new Float32Array(0);
+  #owner = new Int32Array(0);
   /** The best delayed target each kept page was learnt with so far. */
-  readonly #credited: Float64Array;
+  #credited = new Float64Array(0);
   /** Per page id: the slot it was kept in (valid only while #owner[slot] is that page). */
   #slotOf = new Int32Array(0);
   #next = 0;
 
   constructor(window: number) {
-    this.#features = new Float32Array(window * FEATURE_COUNT);
-    this.#owner = new Int32Array(window).fill(-1);
-    this.#credited = new Float64Array(window);
+    this.#window = Math.max(1, window);
   }
 
   /** Keeps a fetched page's features, forgetting the oldest page beyond the window. */
   keep(page: number, x: ArrayLike<number>): void {
-    const slot = this.#next;
-    this.#next = (slot + 1) % this.#owner.length;
+    if (this.#next === this.#owner.length) {
+      if (this.#owner.length < this.#window) this.#grow();
+      else this.#next = 0;
+    }
+    const slot = this.#next++;
     if (page >= this.#slotOf.length) this.#slotOf = enlarge(this.#slotOf, capacityFor(this.#slotOf.length, page + 1));
     this.#owner[slot] = page;
     this.#slotOf[page] = slot;
     this.#credited[slot] = 0;
     this.#features.set(x as ArrayLike<number>, slot * FEATURE_COUNT);
+  }
+
+  /** Room for more slots, up to the window; called when every slot is taken. */
+  #grow(): void {
+    const slots = Math.min(this.#window, capacityFor(this.#owner.length, this.#owner.length + 1));
+    this.#features = enlarge(this.#features, slots * FEATURE_COUNT);
+    this.#owner = enlarge(this.#owner, slots, -1);
+    this.#credited = enlarge(this.#credited, slots);
   }
 
   /** The page's kept features, or undefined when it is older than the window. */

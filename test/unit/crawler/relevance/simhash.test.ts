@@ -39,7 +39,7 @@ test('the index finds the earliest stored page within 3 bits, comparing only pag
   assert.equal(index.find({ hi: (base.hi ^ 0x00020002) >>> 0, lo: (base.lo ^ 0x00020002) >>> 0 }), undefined);
 });
 
-test('the index answers as a comparison with every stored page would, past its first capacity', () => {
+test('the index answers as a comparison with every stored page would, before and after each time its keys grow', () => {
   let state = 7;
   const random32 = (): number => {
     state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
@@ -47,18 +47,23 @@ test('the index answers as a comparison with every stored page would, past its f
   };
   const index = new NearDuplicateIndex();
   const stored: { seq: number; hash: Simhash }[] = [];
+  const probe = (count: number): void => {
+    for (let i = 0; i < count; i++) {
+      const near = stored[random32() % stored.length]!.hash;
+      const hash = i % 2 === 0 ? { hi: (near.hi ^ (1 << (random32() % 32))) >>> 0, lo: near.lo } : { hi: random32(), lo: random32() };
+      const expected = stored.find((s) => hammingDistance(s.hash, hash) <= 3)?.seq;
+      assert.equal(index.find(hash), expected, `with ${stored.length} pages stored`);
+    }
+  };
   for (let seq = 1; seq <= 5000; seq++) {
     // Some pages copy an earlier one with a few bits flipped, so that near-duplicates exist.
     const source = seq % 5 === 0 ? stored[random32() % stored.length] : undefined;
     const hash = source === undefined ? { hi: random32(), lo: random32() } : { hi: (source.hash.hi ^ (1 << (random32() % 32))) >>> 0, lo: (source.hash.lo ^ (1 << (random32() % 32))) >>> 0 };
     stored.push({ seq, hash });
     index.add(seq, hash);
+    // The keys grow past 1,024 and 4,096 entries.
+    if (seq === 1024 || seq === 1025 || seq === 4096 || seq === 4097) probe(100);
   }
   assert.equal(index.size, 5000);
-  for (let probe = 0; probe < 400; probe++) {
-    const near = stored[random32() % stored.length]!.hash;
-    const hash = probe % 2 === 0 ? { hi: (near.hi ^ (1 << (random32() % 32))) >>> 0, lo: near.lo } : { hi: random32(), lo: random32() };
-    const expected = stored.find((s) => hammingDistance(s.hash, hash) <= 3)?.seq;
-    assert.equal(index.find(hash), expected);
-  }
+  probe(400);
 });

@@ -38,10 +38,10 @@ describe('children window', () => {
   });
 
   it('forgets the oldest pages when the pool has no room, and never returns another page\'s links', () => {
-    const window = 50;
-    const pool = 200;
     const maxRun = 40;
-    for (const seed of [1, 2, 3, 4, 5]) {
+    // The second window starts with fewer slots than it may have, and its pool holds about as many pages as that: the slots grow after the pool has forgotten pages.
+    const shapes = [[50, 200], [300, 700]] as const;
+    for (const [window, pool, seed] of shapes.flatMap(([window, pool]) => [1, 2, 3, 4, 5].map((seed) => [window, pool, seed] as const))) {
       const random = lcg(seed);
       const w = new ChildrenWindow({ window, maxPoolSize: pool, initialPoolSize: 8 });
       const remembered: { page: number; links: number[] }[] = [];
@@ -109,6 +109,16 @@ describe('past features', () => {
     assert.equal(past.kept(3)?.[0], 2);
     assert.equal(past.kept(7)?.[0], 3);
     assert.equal(past.kept(500), undefined);
+  });
+
+  it('grows its slots as pages come, keeping every page, until the window is full', () => {
+    const past = new PastFeatures(100);
+    for (let page = 0; page < 250; page++) {
+      past.keep(page, features(page));
+      if (page === 60) for (let p = 0; p <= 60; p++) assert.equal(past.kept(p)?.[0], p, `page ${p} kept while the slots grow`);
+    }
+    for (let page = 0; page < 150; page++) assert.equal(past.kept(page), undefined, `page ${page} is older than the window`);
+    for (let page = 150; page < 250; page++) assert.equal(past.kept(page)?.[0], page, `page ${page} is in the window`);
   });
 
   it('credits a page only with a target above its grade and above what it was credited with', () => {
