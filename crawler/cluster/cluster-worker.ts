@@ -158,7 +158,7 @@ export class ClusterWorker {
     mkdirSync(this.#dir, { recursive: true });
     this.#leases = new PartitionLeases(this.#redis, this.#keys, this.id, definition.leaseMs);
     this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
-    this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, () => this.#nudgeAll());
+    this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages);
     this.#parser = new ParsePool(this.#parseWorkers ?? defaultParseWorkers());
     this.#template = shardTemplate();
     this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
@@ -569,10 +569,6 @@ export class ClusterWorker {
   #send(links: SentLink[]): Promise<number> {
     this.#linksMoved += links.length;
     return this.#streams.send(links, (url) => this.#partitions.of(url));
-  }
-
-  #nudgeAll(): void {
-    for (const runner of this.#runners.values()) runner.engine.nudge();
   }
 
   #report(line: string): void {

@@ -1,6 +1,6 @@
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CrawlEngine, type PageBudget, type RunOutcome } from '../engine/engine.ts';
+import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ParsePool } from '../parse/parse-pool.ts';
 import type { PageJudge } from '../relevance/judge.ts';
@@ -13,6 +13,7 @@ import type { ClusterLabel } from './cluster-labels.ts';
 import type { LinkBatch, SentLink } from './link-streams.ts';
 import { partitionReason, shardFileName, type PartitionMap } from './partition.ts';
 import { isFenced, raiseFence } from './shard-fence.ts';
+import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
 
 /*
@@ -34,7 +35,7 @@ export interface ShardContext {
   settings: CrawlSettings;
   partitions: PartitionMap;
   parser: ParsePool;
-  budget: PageBudget;
+  budget: Pick<SharedBudget, 'forShard'>;
   worker: string;
   /** Start paused (the crawl is paused, or the worker's leases are late): not one request before resume(). */
   paused: boolean;
@@ -76,12 +77,13 @@ export class ShardRunner {
       this.judge = createPageJudge(db, context.settings);
       const outbox = this.#outbox;
       const partitions = context.partitions;
-      this.#engine = new CrawlEngine(db, context.settings, {
+      let engine: CrawlEngine | undefined;
+      this.#engine = engine = new CrawlEngine(db, context.settings, {
         writer: `forager worker ${context.worker}`,
         judge: this.judge,
         seenCacheSize: SHARD_SEEN_CACHE,
         parser: context.parser,
-        budget: context.budget,
+        budget: context.budget.forShard(() => engine?.nudge()),
         untilStopped: true,
         mayDispatch: context.leaseFresh,
         lockFile: false,

@@ -78,9 +78,11 @@ describe('cluster coordination on Redis', { skip }, () => {
 
   test('one page budget for every worker: allowances never add up past it, and what is given back can be spent by another', async () => {
     const keys = new ClusterKeys('budget');
-    let refills = 0;
-    const a = new SharedBudget(redis, keys, 20, () => refills++);
-    const b = new SharedBudget(redis, keys, 20, () => refills++);
+    let wakes = 0;
+    const sharedA = new SharedBudget(redis, keys, 20);
+    const a = sharedA.forShard(() => wakes++);
+    const sharedB = new SharedBudget(redis, keys, 20);
+    const b = sharedB.forShard(() => wakes++);
     let spent = 0;
     for (let round = 0; round < 20; round++) {
       for (const budget of [a, b]) {
@@ -92,14 +94,38 @@ describe('cluster coordination on Redis', { skip }, () => {
       await sleep(10);
     }
     assert.equal(spent, 20);
-    assert.ok(a.spent && b.spent);
-    assert.ok(refills > 0);
+    assert.ok(sharedA.spent && sharedB.spent);
+    assert.ok(wakes > 0, 'a shard that found no pages is woken when some come');
     a.giveBack();
     a.giveBack();
-    await a.returnAllowance();
-    b.recheck();
+    await sharedA.returnAllowance();
+    sharedB.recheck();
     b.available();
     await sleep(50);
     assert.equal(b.available(), 2);
+  });
+
+  test('a worker that spends fast takes larger chunks, never more than a quarter of what is left, and wakes only the shards that asked', async () => {
+    const keys = new ClusterKeys('chunks');
+    const shared = new SharedBudget(redis, keys, 1000);
+    let asked = 0;
+    let quiet = 0;
+    const asking = shared.forShard(() => asked++);
+    shared.forShard(() => quiet++);
+    const chunks: number[] = [];
+    for (let refill = 0; refill < 8; refill++) {
+      assert.equal(asking.available(), 0);
+      await sleep(20);
+      const n = asking.available();
+      chunks.push(n);
+      for (let i = 0; i < n; i++) asking.reserve();
+    }
+    assert.deepEqual(chunks.slice(0, 5), [8, 16, 32, 64, 128], 'each chunk spent within a second doubles the next');
+    const used = Number(await redis.get(keys.budgetUsed));
+    assert.equal(used, chunks.reduce((x, y) => x + y, 0));
+    // 248 used before the sixth: 752 left, so at most 188 of the 256 asked for, and so on.
+    for (let i = 5, before = 248; i < chunks.length; before += chunks[i] as number, i++) assert.equal(chunks[i], Math.min(256, Math.max(8, Math.floor((1000 - before) / 4))), `chunk ${i + 1}`);
+    assert.equal(asked, 8, 'the shard that found the allowance empty was woken at each refill');
+    assert.equal(quiet, 0, 'the shard that never asked was not');
   });
 });
