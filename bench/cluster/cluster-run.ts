@@ -32,7 +32,7 @@ export interface ClusterRunOptions {
   tag: string;
 }
 
-function workerFigures(result: ForagerResult, label: string): { pages: number; cpuSeconds: number; peakRssBytes: number } {
+function workerFigures(result: ForagerResult, label: string): { pages: number; cpuSeconds: number; peakRssBytes: number; shardsOpened: number; shardSeconds: number } {
   const json = result.json;
   if (json === undefined) throw new ForagerError('BENCH_CHILD', `${label}: printed no JSON line at exit (is this a worker with --json?)`, { stderrTail: result.stderr.slice(-4000) });
   if (json.end !== 'finished') throw new ForagerError('BENCH_CHILD', `${label}: ended "${String(json.end)}", not with the crawl finished`, { output: json, stderrTail: result.stderr.slice(-4000) });
@@ -41,6 +41,8 @@ function workerFigures(result: ForagerResult, label: string): { pages: number; c
     cpuSeconds: (numberField(json, 'cpuUserMs', label) + numberField(json, 'cpuSystemMs', label)) / 1000,
     // exit-usage.ts's VmHWM: the JSON's peakRssBytes comes from maxRSS, which counts the bench's own RSS at the fork.
     peakRssBytes: result.usage.peakRssBytes,
+    shardsOpened: numberField(json, 'shardsOpened', label),
+    shardSeconds: (numberField(json, 'shardOpenMs', label) + numberField(json, 'shardCloseMs', label)) / 1000,
   };
 }
 
@@ -98,6 +100,8 @@ export async function runCluster(context: RunContext, options: ClusterRunOptions
           redisCalls: callsBetween(before, after, own),
           backlog: sampler.samples,
           pagesPerWorker: figures.map((f) => f.pages),
+          shardsOpened: figures.reduce((n, f) => n + f.shardsOpened, 0),
+          shardSeconds: figures.reduce((n, f) => n + f.shardSeconds, 0),
           problems: [...notableLines(results.map((r) => r.stderr)), ...errors.map((e) => `cluster error list: ${e}`)],
           mergeSeconds: 0,
           mergedPages: 0,

@@ -22,6 +22,11 @@ export const LEGEND = `What the figures mean
                      (INFO used_cpu_user + used_cpu_sys, after − before), per 1,000 pages stored.
                      \`cluster create\`, \`merge\`, the web and this bench are not counted
   of it Redis        Redis's share of that
+  of it shards open/close  the workers' time opening shards (a copy of the template, SQLite's pragmas,
+                     the fence, the engine set up and resumed) and closing them (SQLite's checkpoint):
+                     a cost per partition held, whatever the pages; "without open/close" is the
+                     ratio with it left out (wall time of synchronous work, so about its CPU)
+  shards opened      shards opened by all the workers, reopenings after a hand-over included
   peak RSS MB        VmHWM of each crawling process at its exit (largest one, median over runs)
   Redis peak MB      INFO used_memory_peak of the run's fresh redis-server
   Redis ops/page     INFO total_commands_processed, after − before, less the bench's own sampling, per page
@@ -59,7 +64,10 @@ export function formatTable(plain: ConfigSummary, clusters: readonly ConfigSumma
     line('pages/s by wall', (s) => fmt(s.pagesPerSecondWall, 1)),
     line('CPU s/1000 pages', (s) => fmt(s.cpuPerThousand, 2)),
     line('  of it Redis', (s) => fmt(s.redisCpuPerThousand, 3)),
+    line('  of it shards open/close', (s) => fmt(s.shardPerThousand, 2)),
     line('  against plain', ratio((s) => s.cpuPerThousand)),
+    line('  without open/close', ratio((s) => s.cpuPerThousand - (s.shardPerThousand ?? 0))),
+    line('shards opened', (s) => fmt(s.shardsOpened, 0)),
     line('peak RSS MB (largest)', (s) => fmt(s.peakRssMb, 0)),
     line('Redis peak MB', (s) => fmt(s.redisPeakMb, 1)),
     line('Redis ops/page', (s) => fmt(s.redisOpsPerPage, 1)),

@@ -31,6 +31,9 @@ export interface ClusterFigures {
   redisCalls: Map<string, number>;
   backlog: BacklogSample[];
   pagesPerWorker: number[];
+  /** Shards the workers opened, and the seconds they spent opening and closing them (their --json figures). */
+  shardsOpened: number;
+  shardSeconds: number;
   /** Lines of the workers' logs that report trouble, and the cluster's own error list. */
   problems: string[];
   mergeSeconds: number;

@@ -27,6 +27,9 @@ export interface ConfigSummary {
   pagesPerSecondWall: number;
   cpuPerThousand: number;
   redisCpuPerThousand: number | undefined;
+  /** Seconds per 1,000 pages the workers spent opening and closing shards (a cost per partition, not per page). */
+  shardPerThousand: number | undefined;
+  shardsOpened: number | undefined;
   /** The largest process's peak RSS (MB), median over runs. */
   peakRssMb: number;
   redisPeakMb: number | undefined;
@@ -59,6 +62,8 @@ export function summarise(label: string, runs: readonly RunResult[], machineCore
     pagesPerSecondWall: median(runs.map((r) => r.pages / r.wallSeconds)),
     cpuPerThousand: median(runs.map((r) => (runCpuSeconds(r) / r.pages) * 1000)),
     redisCpuPerThousand: clusterMedian(runs, (c, r) => (c.redisCpuSeconds / r.pages) * 1000),
+    shardPerThousand: clusterMedian(runs, (c, r) => (c.shardSeconds / r.pages) * 1000),
+    shardsOpened: clusterMedian(runs, (c) => c.shardsOpened),
     peakRssMb: median(runs.map((r) => Math.max(...r.peakRssBytes) / MB)),
     redisPeakMb: clusterMedian(runs, (c) => c.redisUsedMemoryPeak / MB),
     redisOpsPerPage: clusterMedian(runs, (c, r) => c.redisCommands / r.pages),

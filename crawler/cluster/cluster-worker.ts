@@ -64,6 +64,13 @@ export interface WorkerOptions {
 
 export type WorkerEnd = 'finished' | 'stopped' | 'left';
 
+/** Shards a worker opened, and the milliseconds it spent opening and closing them. */
+export interface ShardTime {
+  opened: number;
+  openMs: number;
+  closeMs: number;
+}
+
 interface HeldLease extends Lease {
   /** Partitions taken over from an owner that released them wait this long before asking their hosts. */
   quietUntil: number;
@@ -101,6 +108,8 @@ export class ClusterWorker {
   #state: ClusterState = 'running';
   /** Live workers as of the last heartbeat. */
   #live: string[] = [];
+  /** The live workers as of the last balance. */
+  #balancedFor = '';
   /** The main loop has ended: the renewal loop ends too. */
   #stopped = false;
   #lastRenewal = Date.now();
@@ -108,6 +117,7 @@ export class ClusterWorker {
   #leaving = false;
   #abortOnLeave = false;
   #pagesStored = 0;
+  readonly #shardTime: ShardTime = { opened: 0, openMs: 0, closeMs: 0 };
   #pagesReported = 0;
   /** The workers' statuses at the last look for the crawl's end. */
   #lastLook = new Map<string, WorkerStatus>();
@@ -144,6 +154,11 @@ export class ClusterWorker {
   /** Pages this worker stored in its shards since it started. */
   get pagesStored(): number {
     return this.#pagesStored;
+  }
+
+  /** Shards opened so far, and the time spent opening and closing them: a cost per partition, not per page. */
+  get shardTime(): Readonly<ShardTime> {
+    return this.#shardTime;
   }
 
   /** Leave the crawl: shards close (requests in flight are stored, or with `abort` cancelled), leases are given up. */
@@ -202,10 +217,13 @@ export class ClusterWorker {
     }
     if (this.#leaving) return 'left';
     const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
-    if (now >= due.balance) {
-      // Twice a lease: a dead worker's partitions wait a lease for its leases to expire anyway.
-      due.balance = now + leaseMs / 2;
+    if (now >= due.balance || this.#live.join(' ') !== this.#balancedFor) {
+      // Twice a lease (a dead worker's partitions wait a lease for its leases to expire anyway),
+      // at once when workers join or leave, and every control turn while this worker holds less
+      // than its share: partitions given up by others are taken within half a second.
+      this.#balancedFor = this.#live.join(' ');
       await this.#balance();
+      due.balance = now + (this.#held.size < partitionsFor(this.id, this.#live, (this.#definition as ClusterDefinition).partitions) ? CONTROL_EVERY_MS : leaseMs / 2);
     }
     if (now >= due.reclaim) {
       due.reclaim = now + leaseMs;
@@ -339,7 +357,7 @@ export class ClusterWorker {
       victims.map(async (lease) => {
         const runner = this.#runners.get(lease.partition);
         this.#runners.delete(lease.partition);
-        if (runner !== undefined) await runner.close((links) => this.#send(links));
+        if (runner !== undefined) await this.#closeShard(runner, false);
         this.#forget(lease.partition);
         await leases.release(lease, this.#handOverQuietMs(runner, quietMs));
       }),
@@ -373,7 +391,13 @@ export class ClusterWorker {
   }
 
   #closeInBackground(runner: ShardRunner, abort: boolean): void {
-    runner.close((links) => this.#send(links), abort).catch((err: unknown) => this.#report(`partition ${runner.partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`));
+    this.#closeShard(runner, abort).catch((err: unknown) => this.#report(`partition ${runner.partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** Closes a shard (ShardRunner.close), its outbox sent first, and counts the time its connection took to close. */
+  async #closeShard(runner: ShardRunner, abort: boolean): Promise<void> {
+    await runner.close((links) => this.#send(links), abort);
+    this.#shardTime.closeMs += runner.closeMs;
   }
 
   /** A partition's shard, opened now if the lease allows and its hosts' quiet time is over. */
@@ -398,6 +422,8 @@ export class ClusterWorker {
         leaseFresh: () => this.#leasesFresh(),
       });
       runner.engine.on('page', () => this.#pagesStored++);
+      this.#shardTime.opened++;
+      this.#shardTime.openMs += runner.openMs;
       this.#runners.set(partition, runner);
       this.#dormant.delete(partition);
       this.#retryAt.delete(partition);
@@ -682,7 +708,7 @@ export class ClusterWorker {
     const closed = new Map<number, ShardRunner>();
     for (const [partition, runner] of this.#runners) {
       try {
-        await runner.close((links) => this.#send(links), this.#abortOnLeave);
+        await this.#closeShard(runner, this.#abortOnLeave);
         closed.set(partition, runner);
       } catch (err) {
         this.#log(`partition ${partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`);

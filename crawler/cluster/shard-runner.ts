@@ -53,11 +53,16 @@ export class ShardRunner {
   readonly #engine: CrawlEngine;
   readonly #outbox: ShardOutbox;
   readonly #run: Promise<RunOutcome>;
+  /** Milliseconds the constructor took: the shard made or opened, its engine set up and resumed. */
+  readonly openMs: number;
+  /** Milliseconds closing the connection took (SQLite's checkpoint of the WAL); 0 until closed. */
+  closeMs = 0;
   #outcome: RunOutcome | undefined;
   #fault: unknown;
   #closed = false;
 
   constructor(partition: number, epoch: number, context: ShardContext) {
+    const started = performance.now();
     this.partition = partition;
     this.epoch = epoch;
     const path = join(context.dir, shardFileName(partition));
@@ -108,6 +113,7 @@ export class ShardRunner {
         return (this.#outcome = 'stopped');
       },
     );
+    this.openMs = performance.now() - started;
   }
 
   /** An error that ended the engine's run that is neither the web's nor the store's. */
@@ -185,7 +191,9 @@ export class ShardRunner {
       }
     } finally {
       this.#closed = true;
+      const closing = performance.now();
       this.#db.close();
+      this.closeMs = performance.now() - closing;
     }
     return outcome;
   }

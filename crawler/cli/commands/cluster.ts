@@ -133,7 +133,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     log(end === 'finished' ? 'the crawl is finished' : end === 'stopped' ? 'the crawl was stopped' : 'left the crawl');
     if (values.json === true) {
       const usage = process.resourceUsage();
-      process.stdout.write(`${JSON.stringify({ end, worker: worker.id, pagesStored: worker.pagesStored, cpuUserMs: usage.userCPUTime / 1000, cpuSystemMs: usage.systemCPUTime / 1000, peakRssBytes: usage.maxRSS * 1024 })}\n`);
+      process.stdout.write(`${JSON.stringify({ end, worker: worker.id, pagesStored: worker.pagesStored, cpuUserMs: usage.userCPUTime / 1000, cpuSystemMs: usage.systemCPUTime / 1000, peakRssBytes: usage.maxRSS * 1024, shardsOpened: worker.shardTime.opened, shardOpenMs: Math.round(worker.shardTime.openMs), shardCloseMs: Math.round(worker.shardTime.closeMs) })}\n`);
     }
     return 0;
   } finally {
