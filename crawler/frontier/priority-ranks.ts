@@ -1,6 +1,6 @@
 /**
- * How many queued URLs rank above a priority, across every host, in O(log n): a Fenwick
- * tree over 65,536 buckets of priority. The host scheduler asks it whether a ready host's
+ * How many queued URLs rank above a priority, across every host, in O(log n): Fenwick
+ * trees over 65,536 buckets of priority. The host scheduler asks it whether a ready host's
  * best URL is among the crawl's best before spending a turn on it.
  *
  * A bucket is the top 16 bits of the priority's float32 form, made order-preserving
@@ -23,25 +23,54 @@ export function priorityBucket(priority: number): number {
   return ordered >>> 16;
 }
 
+/** A bucket is a coarse bucket (its top 8 bits) and a fine one within it (its low 8 bits). */
+const FINE_BITS = 8;
+const FINE = 1 << FINE_BITS;
+const COARSE = BUCKETS >>> FINE_BITS;
+
+/**
+ * Two levels of Fenwick trees (1-based: entry i covers the buckets (i - lowbit(i), i]): one
+ * over the coarse buckets, and one over the fine buckets of each coarse bucket in use, made
+ * when its first URL comes. Queued priorities crowd into a few exponents, so a frontier holds
+ * a few kilobytes where one tree over all 65,536 buckets held 256 KB and touched a dozen
+ * cache lines across it per change: a cluster worker runs hundreds of frontiers, and those
+ * trees alone made every page of it slower.
+ */
 export class PriorityRanks {
-  /** Fenwick tree, 1-based: entry i covers the buckets (i - lowbit(i), i]. */
-  readonly #tree = new Int32Array(BUCKETS + 1);
+  readonly #coarse = new Int32Array(COARSE + 1);
+  readonly #fine: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(COARSE).fill(undefined);
   #count = 0;
 
   /** Counts one more (delta 1) or one fewer (delta -1) URL in a bucket. */
   add(bucket: number, delta: 1 | -1): void {
     this.#count += delta;
-    for (let i = bucket + 1; i <= BUCKETS; i += i & -i) this.#tree[i] = (this.#tree[i] as number) + delta;
+    const coarse = bucket >>> FINE_BITS;
+    addAt(this.#coarse, coarse, delta);
+    let fine = this.#fine[coarse];
+    if (fine === undefined) this.#fine[coarse] = fine = new Int32Array(FINE + 1);
+    addAt(fine, bucket & (FINE - 1), delta);
   }
 
   /** URLs counted in a bucket strictly above this one. */
   above(bucket: number): number {
-    let atOrBelow = 0;
-    for (let i = bucket + 1; i > 0; i -= i & -i) atOrBelow += this.#tree[i] as number;
+    const coarse = bucket >>> FINE_BITS;
+    const fine = this.#fine[coarse];
+    const atOrBelow = countUpTo(this.#coarse, coarse - 1) + (fine === undefined ? 0 : countUpTo(fine, bucket & (FINE - 1)));
     return this.#count - atOrBelow;
   }
 
   get size(): number {
     return this.#count;
   }
+}
+
+function addAt(tree: Int32Array, index: number, delta: number): void {
+  for (let i = index + 1; i < tree.length; i += i & -i) tree[i] = (tree[i] as number) + delta;
+}
+
+/** The count in positions 0 ..= index (0 for index -1). */
+function countUpTo(tree: Int32Array, index: number): number {
+  let sum = 0;
+  for (let i = index + 1; i > 0; i -= i & -i) sum += tree[i] as number;
+  return sum;
 }

@@ -11,7 +11,8 @@ import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS, 
 import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
 import { hubAnchor, hubUrl, looksLikeDownload } from './hubs.ts';
 import { LinkGraph } from './link-graph.ts';
-import { OnlineLogistic, SPARSE_SIZE, sparseSum } from './online-model.ts';
+import { OnlineLogistic, sparseSum } from './online-model.ts';
+import { SparseWeights } from './sparse-weights.ts';
 import { MAX_TERMS, QueryMatcher } from './query-matcher.ts';
 import { TemplateStats } from './template-stats.ts';
 import { SiteYields } from './site-yields.ts';
@@ -92,7 +93,7 @@ const LABEL_WEIGHT = 5;
 interface FrozenModel {
   epoch: number;
   weights: Float64Array;
-  sparse: Float32Array;
+  sparse: SparseWeights;
   meanGrade: number;
 }
 
@@ -109,7 +110,7 @@ class FocusedStrategy implements OrderingStrategy {
    * What scoring uses: the model's weights and the crawl's mean grade as of the start of
    * the epoch, and those of the epoch before, for URLs the re-score lap has not reached.
    */
-  #frozen: FrozenModel = { epoch: 0, weights: Float64Array.from(PRIOR_WEIGHTS), sparse: new Float32Array(SPARSE_SIZE), meanGrade: 0.5 };
+  #frozen: FrozenModel = { epoch: 0, weights: Float64Array.from(PRIOR_WEIGHTS), sparse: new SparseWeights(), meanGrade: 0.5 };
   #previous: FrozenModel = this.#frozen;
   readonly #urls = new UrlEvidence();
   readonly #graph: LinkGraph;
@@ -440,7 +441,7 @@ class FocusedStrategy implements OrderingStrategy {
     this.#frozen = {
       epoch: this.#frozen.epoch + 1,
       weights: Float64Array.from(this.#model.weights),
-      sparse: Float32Array.from(this.#model.sparseWeights),
+      sparse: this.#model.sparseWeights.copy(),
       meanGrade: this.#meanGrade(),
     };
     this.#sites.freeze(this.#frozen.epoch);

@@ -1,3 +1,5 @@
+import { SparseWeights } from './sparse-weights.ts';
+
 /*
  * The focused strategy's link model: a logistic regression learned online (Chakrabarti et
  * al.'s "apprentice", WWW 2002). It predicts, from a URL's features before the page is
@@ -22,15 +24,14 @@ export interface ModelOptions {
 
 export const DEFAULT_MODEL_OPTIONS: ModelOptions = { learningRate: 0.3, priorStrength: 0.01 };
 
-/** Hashed sparse features (words of a URL): 2^16 weights, prior 0. */
+/** Hashed sparse features (words of a URL): tokens below 2^16, prior weight 0. */
 export const SPARSE_SIZE = 1 << 16;
 
 export class OnlineLogistic {
   readonly #prior: Float64Array;
   readonly #weights: Float64Array;
   readonly #squaredGradients: Float64Array;
-  readonly #sparse = new Float32Array(SPARSE_SIZE);
-  readonly #sparseSquared = new Float32Array(SPARSE_SIZE).fill(1);
+  readonly #sparse = new SparseWeights();
   readonly #options: ModelOptions;
   #examples = 0;
 
@@ -41,8 +42,8 @@ export class OnlineLogistic {
     this.#options = options;
   }
 
-  /** The sparse weights as they stand (a view). */
-  get sparseWeights(): Float32Array {
+  /** The sparse weights as they stand (copy them to freeze them). */
+  get sparseWeights(): SparseWeights {
     return this.#sparse;
   }
 
@@ -56,7 +57,7 @@ export class OnlineLogistic {
   }
 
   /** w·x + Σ sparse weights of the tokens: the model's log-odds that the page is relevant. */
-  score(x: ArrayLike<number>, tokens: ArrayLike<number>, weights: ArrayLike<number> = this.#weights, sparse: ArrayLike<number> = this.#sparse): number {
+  score(x: ArrayLike<number>, tokens: ArrayLike<number>, weights: ArrayLike<number> = this.#weights, sparse: SparseWeights = this.#sparse): number {
     let z = 0;
     for (let j = 0; j < this.#weights.length; j++) z += (weights[j] as number) * (x[j] as number);
     return z + sparseSum(tokens, sparse);
@@ -74,19 +75,18 @@ export class OnlineLogistic {
       this.#weights[j] = w - (learningRate * g) / Math.sqrt(this.#squaredGradients[j] as number);
     }
     for (let k = 0; k < tokens.length; k++) {
-      const t = tokens[k] as number;
-      const w = this.#sparse[t] as number;
+      const slot = this.#sparse.claim(tokens[k] as number);
+      const w = this.#sparse.weightAt(slot);
       const g = weight * (error + priorStrength * w);
-      this.#sparseSquared[t]! += g * g;
-      this.#sparse[t] = w - (learningRate * g) / Math.sqrt(this.#sparseSquared[t] as number);
+      this.#sparse.setWeightAt(slot, w - (learningRate * g) / Math.sqrt(this.#sparse.addSquaredAt(slot, g * g)));
     }
     this.#examples++;
   }
 }
 
-export function sparseSum(tokens: ArrayLike<number>, sparse: ArrayLike<number>): number {
+export function sparseSum(tokens: ArrayLike<number>, sparse: SparseWeights): number {
   let z = 0;
-  for (let k = 0; k < tokens.length; k++) z += sparse[tokens[k] as number] as number;
+  for (let k = 0; k < tokens.length; k++) z += sparse.weight(tokens[k] as number);
   return z;
 }
 

@@ -32,4 +32,20 @@ describe('PriorityRanks', () => {
       assert.equal(ranks.above(priorityBucket(probe)), values.filter((v) => v > probe).length, `above ${probe}`);
     }
   });
+
+  it('counts across the edges of its coarse buckets and at both ends, against a count of every bucket', () => {
+    const ranks = new PriorityRanks();
+    const counts = new Map<number, number>();
+    const put = (bucket: number, delta: 1 | -1): void => {
+      ranks.add(bucket, delta);
+      counts.set(bucket, (counts.get(bucket) ?? 0) + delta);
+    };
+    const edges = [0, 1, 254, 255, 256, 257, 511, 512, 32767, 32768, 65279, 65280, 65534, 65535];
+    for (const [i, bucket] of edges.entries()) for (let n = 0; n <= i % 3; n++) put(bucket, 1);
+    put(256, -1);
+    put(65535, -1);
+    const expected = (bucket: number): number => [...counts].filter(([b]) => b > bucket).reduce((n, [, c]) => n + c, 0);
+    for (const probe of [...edges, 100, 300, 40000]) assert.equal(ranks.above(probe), expected(probe), `above bucket ${probe}`);
+    assert.equal(ranks.size, [...counts.values()].reduce((a, b) => a + b, 0));
+  });
 });

@@ -129,7 +129,7 @@ describe('online logistic model', () => {
     }
     assert.ok(Math.abs(sigmoid(model.score([1, 1], [7])) - 0.9) < 0.05, `${sigmoid(model.score([1, 1], [7]))}`);
     assert.ok(Math.abs(sigmoid(model.score([1, 0], [8])) - 0.1) < 0.05);
-    assert.ok((model.sparseWeights[7] as number) > (model.sparseWeights[8] as number));
+    assert.ok(model.sparseWeights.weight(7) > model.sparseWeights.weight(8));
     assert.equal(model.examples, 600);
   });
 
