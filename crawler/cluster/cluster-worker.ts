@@ -32,6 +32,8 @@ const TICK_MS = 100;
  */
 const OPENS_PER_TICK = 6;
 const CONTROL_EVERY_MS = 500;
+/** How long a worker that joins waits before it takes partitions, so that workers started together share them from the start. */
+const JOIN_SETTLE_MS = 500;
 const STATUS_EVERY_MS = 1000;
 /** Batches read per stream per tick. */
 const READ_COUNT = 20;
@@ -180,6 +182,9 @@ export class ClusterWorker {
     const watchdog = setInterval(() => this.#watchRenewal(), Math.max(50, definition.leaseMs / 20));
     this.#due.reclaim = Date.now() + definition.leaseMs;
     await this.#renew();
+    // Workers started together see each other before any takes partitions: none takes them all only to hand half on.
+    this.#due.balance = Date.now() + JOIN_SETTLE_MS;
+    this.#balancedFor = this.#live.join(' ');
     const renewal = this.#renewalLoop();
     let end: WorkerEnd | undefined;
     try {
@@ -221,8 +226,8 @@ export class ClusterWorker {
       // Twice a lease (a dead worker's partitions wait a lease for its leases to expire anyway),
       // at once when workers join or leave, and every control turn while this worker holds less
       // than its share: partitions given up by others are taken within half a second.
-      this.#balancedFor = this.#live.join(' ');
       await this.#balance();
+      this.#balancedFor = this.#live.join(' ');
       due.balance = now + (this.#held.size < partitionsFor(this.id, this.#live, (this.#definition as ClusterDefinition).partitions) ? CONTROL_EVERY_MS : leaseMs / 2);
     }
     if (now >= due.reclaim) {
@@ -308,6 +313,8 @@ export class ClusterWorker {
   async #balance(): Promise<void> {
     const leases = this.#leases as PartitionLeases;
     const definition = this.#definition as ClusterDefinition;
+    // The live workers as of now, not of the last renewal (up to a fifth of a lease ago).
+    this.#live = await (this.#registry as WorkerRegistry).beat();
     const share = partitionsFor(this.id, this.#live, definition.partitions);
     const free = await leases.free(definition.partitions, this.#home);
     // Whether another live worker shares this home matters only when there are partitions homed here to take, or some to give up.
