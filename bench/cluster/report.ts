@@ -22,10 +22,10 @@ export const LEGEND = `What the figures mean
                      (INFO used_cpu_user + used_cpu_sys, after − before), per 1,000 pages stored.
                      \`cluster create\`, \`merge\`, the web and this bench are not counted
   of it Redis        Redis's share of that
-  of it shards open/close  the workers' time opening shards (a copy of the template, SQLite's pragmas,
+  of it shards open/close  the workers' CPU (main thread) opening shards (a copy of the template, SQLite's pragmas,
                      the fence, the engine set up and resumed) and closing them (SQLite's checkpoint):
                      a cost per partition held, whatever the pages; "without open/close" is the
-                     ratio with it left out (wall time of synchronous work, so about its CPU)
+                     ratio with it left out
   shards opened      shards opened by all the workers, reopenings after a hand-over included
   peak RSS MB        VmHWM of each crawling process at its exit (largest one, median over runs)
   Redis peak MB      INFO used_memory_peak of the run's fresh redis-server

@@ -2,6 +2,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
 import type { IncomingLink } from '../engine/engine.ts';
 import { LINK_GROUP, type ClusterKeys } from './cluster-keys.ts';
+import { deflateMemory } from '../memory/deflate-memory.ts';
 import { partitionOf } from './partition.ts';
 
 /*
@@ -34,7 +35,8 @@ export function encodeLinks(links: readonly SentLink[]): Buffer {
     return row;
   });
   // The fastest level: an entry is small, and most of what it saves comes from the first pass.
-  return deflateRawSync(JSON.stringify(wire), { level: 1 });
+  const json = Buffer.from(JSON.stringify(wire));
+  return deflateRawSync(json, { level: 1, ...deflateMemory(json.length) });
 }
 
 /** A batch as sent; a damaged entry decodes to no links (it is acknowledged and reported, never retried forever). */

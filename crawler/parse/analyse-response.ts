@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { deflateMemory } from '../memory/deflate-memory.ts';
 import { decodeHtml } from './charset.ts';
 import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
@@ -90,7 +91,7 @@ const STORED_BODY_GZIP_LEVEL = 1;
  */
 export function analyseResponse(input: ResponseInput): ResponseAnalysis {
   const headerRobots = parseRobotsDirectives(input.xRobotsTag ?? '', input.agentToken);
-  const storedBody = input.body !== undefined && input.body.length > 0 ? gzipSync(input.body, { level: STORED_BODY_GZIP_LEVEL }) : null;
+  const storedBody = input.body !== undefined && input.body.length > 0 ? gzipSync(input.body, { level: STORED_BODY_GZIP_LEVEL, ...deflateMemory(input.body.length) }) : null;
   const base: ResponseAnalysis = {
     note: null,
     charset: null,

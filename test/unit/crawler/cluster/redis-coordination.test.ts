@@ -58,7 +58,10 @@ describe('cluster coordination on Redis', { skip }, () => {
     const keys = new ClusterKeys('links');
     const streams = new LinkStreams(redis, keys);
     const links: SentLink[] = Array.from({ length: 450 }, (_, i) => ({ url: `http://h${i % 3}.test/p/${i}`, depth: 2, anchor: `page ${i}`, context: 'words around the link', isSeed: false, parentRelevance: 0.25 }));
-    assert.deepEqual(decodeLinks(encodeLinks(links)), links);
+    // Entries of every size, each deflated with a window fitted to it.
+    const many = Array.from({ length: 6 }, () => links).flat();
+    for (const batch of [links.slice(0, 1), links.slice(0, 3), links, many]) assert.deepEqual(decodeLinks(encodeLinks(batch)), batch);
+    assert.ok(encodeLinks(links.slice(0, 3)).length < JSON.stringify(links.slice(0, 3)).length, 'a small entry is deflated too');
     assert.equal(decodeLinks(Buffer.from('not deflate')), undefined);
     await streams.send(links);
     const partitions = [...new Set(links.map((l) => partitionOf(l.url)))];
