@@ -158,7 +158,14 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
     assert.deepEqual(foreignRequests, [], 'every request of the session went to the serve origin');
     assert.deepEqual(canary.requests, [], 'the page\'s remote resources were never requested');
     assert.equal(site.count(SCRIPTED_PATH), 1, 'viewing did not fetch the page again');
+    // Read at the window's height: the frame was 260 px of an 800 px window when the page's details sat above it.
+    const viewport = page.viewportSize();
+    const box = await frameElement.boundingBox();
+    assert.ok(viewport !== null && box !== null && box.height >= viewport.height * 0.55, `the stored page's frame is ${box?.height} px tall in a ${viewport?.height} px window`);
+    assert.equal(await page.getByRole('link', { name: 'Live page' }).getAttribute('href'), `${site.origin}${SCRIPTED_PATH}`);
     await page.screenshot({ path: join(SCREENSHOTS, '6-viewer.png'), fullPage: true });
+    await page.getByText('Page details').click();
+    await page.locator('.viewer-details').getByText(`${site.origin}${SCRIPTED_PATH}`).waitFor();
   });
 
   it('labels the open page and exports the labelled pages', async () => {

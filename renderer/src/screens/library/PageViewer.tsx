@@ -44,45 +44,26 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
   }
 
   const detail = page.data;
+  // The stored page takes the window's height: what Forager knows of it folds away above it.
   return (
     <aside className="viewer" aria-labelledby="viewer-title">
       <div className="viewer-head">
         <h2 id="viewer-title">{detail.title !== null && detail.title.trim() !== '' ? detail.title : 'Untitled page'}</h2>
-        <a className="button button-secondary" href={close}>
-          Close
-        </a>
+        <span className="button-row">
+          <a className="button button-secondary" href={detail.url} target="_blank" rel="noopener noreferrer" title="The original, on the live web">
+            Live page
+          </a>
+          <a className="button button-secondary" href={close}>
+            Close
+          </a>
+        </span>
       </div>
-      <dl className="details">
-        <dt>URL</dt>
-        <dd className="url-cell" title={detail.url}>
-          {detail.url}
-        </dd>
-        <dt>Relevance</dt>
-        <dd>{formatScore(detail.relevance)}</dd>
-        <dt>Hot</dt>
-        <dd>{detail.hot ? <HotBadge hot /> : 'no'}</dd>
-        <dt>Label</dt>
-        <dd>{detail.label === null ? 'none' : <LabelBadge label={detail.label} />}</dd>
-        {detail.duplicate !== null && (
-          <>
-            <dt>{detail.duplicate.kind === 'exact' ? 'Duplicate of' : 'Near-duplicate of'}</dt>
-            <dd className="url-cell" title={detail.duplicate.of}>
-              {detail.duplicate.of}
-            </dd>
-          </>
-        )}
-        {detail.soft404 && (
-          <>
-            <dt>Soft 404</dt>
-            <dd>the site answers this way for pages that do not exist, so it is never hot</dd>
-          </>
-        )}
-        <dt>Fetched</dt>
-        <dd>
-          {new Date(detail.fetchedAt).toLocaleString()} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)
-        </dd>
-      </dl>
-      <div className="button-row">
+      <div className="viewer-bar">
+        <span className="viewer-facts">
+          relevance {formatScore(detail.relevance)}
+          {detail.hot && <HotBadge hot />}
+          {detail.label !== null && <LabelBadge label={detail.label} />}
+        </span>
         <button type="button" onClick={() => void label('relevant')} disabled={labelling || detail.label === 'relevant'}>
           Mark relevant
         </button>
@@ -97,14 +78,43 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
       </div>
       <ErrorNote error={labelError} />
       {detail.note !== null && <p className="note">{detail.note}</p>}
-      <p className="hint">
-        This is the copy Forager stored, shown without scripts or remote resources. Links to pages of this collection open
-        here; other links first ask before they open on the live web. The original:{' '}
-        <a href={detail.url} target="_blank" rel="noopener noreferrer">
-          open the live page
-        </a>
-        .
-      </p>
+      <details className="viewer-details">
+        <summary>Page details</summary>
+        <dl className="details">
+          <dt>URL</dt>
+          <dd className="url-cell" title={detail.url}>
+            {detail.url}
+          </dd>
+          <dt>Relevance</dt>
+          <dd>{formatScore(detail.relevance)}</dd>
+          <dt>Hot</dt>
+          <dd>{detail.hot ? <HotBadge hot /> : 'no'}</dd>
+          <dt>Label</dt>
+          <dd>{detail.label === null ? 'none' : <LabelBadge label={detail.label} />}</dd>
+          {detail.duplicate !== null && (
+            <>
+              <dt>{detail.duplicate.kind === 'exact' ? 'Duplicate of' : 'Near-duplicate of'}</dt>
+              <dd className="url-cell" title={detail.duplicate.of}>
+                {detail.duplicate.of}
+              </dd>
+            </>
+          )}
+          {detail.soft404 && (
+            <>
+              <dt>Soft 404</dt>
+              <dd>the site answers this way for pages that do not exist, so it is never hot</dd>
+            </>
+          )}
+          <dt>Fetched</dt>
+          <dd>
+            {new Date(detail.fetchedAt).toLocaleString()} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)
+          </dd>
+        </dl>
+        <p className="hint">
+          This is the copy Forager stored, shown without scripts or remote resources. Links to pages of this collection open
+          here; other links first ask before they open on the live web.
+        </p>
+      </details>
       {detail.viewPath !== null ? (
         <iframe className="stored-page" title={`Stored copy of ${detail.url}`} src={client.pageSrc(detail.viewPath)} sandbox={SANDBOX} referrerPolicy="no-referrer" />
       ) : (
