@@ -33,6 +33,12 @@ export class KeyIndex {
     return this.#size - 1;
   }
 
+  /** The key's index, or undefined when it was never interned. */
+  indexOf(key: number): number | undefined {
+    const slot = this.#find(key);
+    return this.#keys[slot] === key ? (this.#values[slot] as number) : undefined;
+  }
+
   #find(key: number): number {
     const mask = this.#keys.length - 1;
     let slot = Math.imul(key, 0x9e3779b1) >>> 0 & mask;

@@ -12,7 +12,7 @@ import { FAR, HotDistance, type DistanceGraph } from './hot-distance.ts';
 import { hubAnchor, hubUrl, looksLikeDownload } from './hubs.ts';
 import { LinkGraph } from './link-graph.ts';
 import { OnlineLogistic, sparseSum } from './online-model.ts';
-import { SparseWeights } from './sparse-weights.ts';
+import { SparseWeights, type SparseWeightReader } from './sparse-weights.ts';
 import { MAX_TERMS, QueryMatcher } from './query-matcher.ts';
 import { TemplateStats } from './template-stats.ts';
 import { SiteYields } from './site-yields.ts';
@@ -93,7 +93,7 @@ const LABEL_WEIGHT = 5;
 interface FrozenModel {
   epoch: number;
   weights: Float64Array;
-  sparse: SparseWeights;
+  sparse: SparseWeightReader;
   meanGrade: number;
 }
 

@@ -1,4 +1,4 @@
-import { SparseWeights } from './sparse-weights.ts';
+import { SparseWeights, type SparseWeightReader } from './sparse-weights.ts';
 
 /*
  * The focused strategy's link model: a logistic regression learned online (Chakrabarti et
@@ -57,7 +57,7 @@ export class OnlineLogistic {
   }
 
   /** w·x + Σ sparse weights of the tokens: the model's log-odds that the page is relevant. */
-  score(x: ArrayLike<number>, tokens: ArrayLike<number>, weights: ArrayLike<number> = this.#weights, sparse: SparseWeights = this.#sparse): number {
+  score(x: ArrayLike<number>, tokens: ArrayLike<number>, weights: ArrayLike<number> = this.#weights, sparse: SparseWeightReader = this.#sparse): number {
     let z = 0;
     for (let j = 0; j < this.#weights.length; j++) z += (weights[j] as number) * (x[j] as number);
     return z + sparseSum(tokens, sparse);
@@ -75,16 +75,16 @@ export class OnlineLogistic {
       this.#weights[j] = w - (learningRate * g) / Math.sqrt(this.#squaredGradients[j] as number);
     }
     for (let k = 0; k < tokens.length; k++) {
-      const slot = this.#sparse.claim(tokens[k] as number);
-      const w = this.#sparse.weightAt(slot);
+      const i = this.#sparse.claim(tokens[k] as number);
+      const w = this.#sparse.weightAt(i);
       const g = weight * (error + priorStrength * w);
-      this.#sparse.setWeightAt(slot, w - (learningRate * g) / Math.sqrt(this.#sparse.addSquaredAt(slot, g * g)));
+      this.#sparse.setWeightAt(i, w - (learningRate * g) / Math.sqrt(this.#sparse.addSquaredAt(i, g * g)));
     }
     this.#examples++;
   }
 }
 
-export function sparseSum(tokens: ArrayLike<number>, sparse: SparseWeights): number {
+export function sparseSum(tokens: ArrayLike<number>, sparse: SparseWeightReader): number {
   let z = 0;
   for (let k = 0; k < tokens.length; k++) z += sparse.weight(tokens[k] as number);
   return z;

@@ -169,5 +169,8 @@ describe('columns', () => {
     assert.deepEqual(first, keys.map((_, i) => i));
     assert.deepEqual(keys.map((k) => index.intern(k)), first, 'a known key keeps its index across growth');
     assert.equal(index.size, 5000);
+    assert.deepEqual(keys.map((k) => index.indexOf(k)), first, 'a known key is found without being interned again');
+    assert.equal(index.indexOf(0x3fffffff - 1), undefined, 'an unknown key has no index');
+    assert.equal(index.size, 5000);
   });
 });

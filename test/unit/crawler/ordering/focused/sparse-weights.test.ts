@@ -13,12 +13,12 @@ describe('sparse weights', () => {
       // Tokens crowd at a few values, as a crawl's words do, and spread over the whole range.
       const token = step % 3 === 0 ? next() % 40 : next() % (1 << 16);
       const g = ((next() % 2001) - 1000) / 1000;
-      const slot = table.claim(token);
-      assert.equal(table.weightAt(slot), weights[token]);
+      const i = table.claim(token);
+      assert.equal(table.weightAt(i), weights[token]);
       squared[token] = (squared[token] as number) + g * g;
-      assert.equal(table.addSquaredAt(slot, g * g), squared[token], `token ${token}'s accumulator`);
+      assert.equal(table.addSquaredAt(i, g * g), squared[token], `token ${token}'s accumulator`);
       weights[token] = (weights[token] as number) - g / 10;
-      table.setWeightAt(slot, (weights[token] as number));
+      table.setWeightAt(i, (weights[token] as number));
     }
     assert.ok(table.size > 1000, `${table.size} tokens: the table grew several times`);
     for (let token = 0; token < 1 << 16; token += 7) assert.equal(table.weight(token), weights[token], `token ${token}`);
