@@ -226,9 +226,9 @@ export class ClusterWorker {
       // Twice a lease (a dead worker's partitions wait a lease for its leases to expire anyway),
       // at once when workers join or leave, and every control turn while this worker holds less
       // than its share: partitions given up by others are taken within half a second.
-      await this.#balance();
+      const share = await this.#balance();
       this.#balancedFor = this.#live.join(' ');
-      due.balance = now + (this.#held.size < partitionsFor(this.id, this.#live, (this.#definition as ClusterDefinition).partitions) ? CONTROL_EVERY_MS : leaseMs / 2);
+      due.balance = now + (this.#held.size < share ? CONTROL_EVERY_MS : leaseMs / 2);
     }
     if (now >= due.reclaim) {
       due.reclaim = now + leaseMs;
@@ -308,9 +308,9 @@ export class ClusterWorker {
   /**
    * Takes or gives up partitions towards this worker's even share of them. A partition whose
    * shard lives at this worker's home is taken whenever it is free and never given up: no
-   * worker of another home may have it, so it would wait for nobody.
+   * worker of another home may have it, so it would wait for nobody. Returns the share.
    */
-  async #balance(): Promise<void> {
+  async #balance(): Promise<number> {
     const leases = this.#leases as PartitionLeases;
     const definition = this.#definition as ClusterDefinition;
     // The live workers as of now, not of the last renewal (up to a fifth of a lease ago).
@@ -327,6 +327,7 @@ export class ClusterWorker {
     const homeless = [...free.homeless.slice(start), ...free.homeless.slice(0, start)].slice(0, wanted);
     if (homedHere.length + homeless.length > 0) await this.#take([...homedHere, ...homeless], new Set(free.homedHere));
     else if (this.#held.size > share) await this.#giveUp(this.#held.size - share, peersAtHome);
+    return share;
   }
 
   async #peersAtHome(): Promise<boolean> {

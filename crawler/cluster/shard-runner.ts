@@ -50,7 +50,7 @@ export interface ShardContext {
   worker: string;
   /** Start paused (the crawl is paused, or the worker's leases are late): not one request before resume(). */
   paused: boolean;
-  /** An empty collection at the current schema, copied to make a new shard (see ShardTemplate). */
+  /** An empty collection at the current schema, copied to make a new shard (shard-template.ts). */
   template: string;
   /** Whether the worker's leases were renewed recently enough that this partition is surely its own. */
   leaseFresh: () => boolean;

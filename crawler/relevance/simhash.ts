@@ -143,7 +143,7 @@ export class NearDuplicateIndex {
     }
   }
 
-  /** Twice the keys a block (up to 16 bits), every chain rebuilt in entry order so each stays newest first. */
+  /** Four times the keys a block (two more bits, up to 16), every chain rebuilt in entry order so each stays newest first. */
   #rekey(): void {
     this.#keyBits = Math.min(MAX_KEY_BITS, this.#keyBits + 2);
     freeWholeView(this.#heads);
