@@ -9,6 +9,7 @@ import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { labCommand } from './commands/lab.ts';
 import { mergeCommand } from './commands/merge.ts';
+import { REFRESH_USAGE, refreshCommand } from './commands/refresh.ts';
 import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { strategyNames } from '../ordering/registry.ts';
@@ -18,6 +19,7 @@ type Command = (argv: string[]) => number | Promise<number>;
 const COMMANDS: Record<string, Command> = {
   crawl: crawlCommand,
   resume: resumeCommand,
+  refresh: refreshCommand,
   stats: statsCommand,
   pages: pagesCommand,
   search: searchCommand,
@@ -38,6 +40,8 @@ const USAGE = `usage: forager <command> [options]
 
   crawl   ${crawlUsage()}
   resume  --db FILE [--max-pages N] [--allow-private] [--json]
+  ${REFRESH_USAGE}
+          revisit stored pages (conditional requests), keep versions, mark pages gone
   stats   --db FILE [--json]
   pages   --db FILE [--json]
   search  --db FILE [--json] [--limit N] WORDS…

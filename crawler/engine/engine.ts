@@ -50,6 +50,15 @@ import { subresourceFetcher } from './subresource-fetcher.ts';
 import { RequisiteFetcher } from './requisite-fetcher.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { releaseBody, type FetchResult } from '../net/fetch-page.ts';
+import { RevisitOrdering } from '../ordering/revisit-ordering.ts';
+import type { RevisitFacts } from '../ordering/revisit-policy.ts';
+import { durationMs } from '../protocol/settings.ts';
+import type { RevisitCounts } from '../protocol/crawl-stats.ts';
+import { RevisitStore, type RevisitCandidate } from '../store/revisit-store.ts';
+import { Soft404Store } from '../store/soft404-store.ts';
+import { VersionStore, type RevisitOutcome } from '../store/version-store.ts';
+import { conditionalHeaders, RevisitRecorder } from './revisit-recorder.ts';
+import { Soft404Folders } from './soft404-folders.ts';
 
 /** A page between its fetch and its store: whether it was stored decides what a shared budget gets back. */
 interface PageInProgress {
@@ -97,6 +106,21 @@ export interface EngineOptions {
    * that was starved of the CPU must not start one request before it has checked.
    */
   mayDispatch?: () => boolean;
+  /** A refresh instead of a crawl: revisit the stored pages (see RefreshRun). */
+  refresh?: RefreshRun;
+}
+
+/**
+ * A refresh: the stored pages last checked before `since` are revisited, most likely changed
+ * and most relevant first, with the new URLs their changed versions link to; queued URLs of
+ * the crawl wait for the next crawl. Every revisit and new page counts against `maxFetches`.
+ */
+export interface RefreshRun {
+  /** Pages checked at or after this time (epoch ms) are not revisited: a refresh that is resumed goes on from where it was. */
+  since: number;
+  maxFetches: number;
+  /** Only these origins' pages are revisited (all when absent). */
+  origins?: readonly string[];
 }
 
 /** Pages a run may still start, when a budget is shared beyond this engine (a cluster's). */
@@ -166,6 +190,15 @@ export interface CrawlEngineEvents {
   blocked: [blocked: BlockedEvent];
   /** pause() and resume(). */
   state: [state: EngineState];
+  /** A stored page was revisited. */
+  revisit: [revisit: RevisitEvent];
+}
+
+/** A revisit's outcome, for listeners. */
+export interface RevisitEvent {
+  url: string;
+  seq: number;
+  outcome: RevisitOutcome;
 }
 
 /** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
@@ -177,6 +210,9 @@ const RENDER_TRICKLE_MS = 5000;
 const RENDER_GATE_POLL_MS = 100;
 /** How soon a crawl whose requests mayDispatch held back looks again. */
 const HELD_BACK_RECHECK_MS = 100;
+/** A crawl that revisits looks for pages come due at least this often, and at most once a second. */
+const REVISIT_SCAN_MAX_MS = 60_000;
+const REVISIT_SCAN_MIN_MS = 1_000;
 
 /**
  * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
@@ -197,7 +233,16 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #revision: VerdictRevision;
   readonly #http: HttpClient;
   readonly #parser: ParsePool;
-  readonly #strategy: OrderingStrategy;
+  readonly #strategy: RevisitOrdering;
+  readonly #revisitStore: RevisitStore;
+  readonly #revisits: RevisitRecorder;
+  readonly #folders: Soft404Folders;
+  readonly #refresh: RefreshRun | undefined;
+  /** How long after its last check a page is revisited by a crawl that keeps going (settings.revisitAfter); undefined: never. */
+  readonly #revisitAfterMs: number | undefined;
+  #nextRevisitScan = 0;
+  #revisitTasks = 0;
+  readonly #revisitCounts: Omit<RevisitCounts, 'queued'> = { notModified: 0, identical: 0, changed: 0, gone: 0 };
   readonly #tasks = new Set<Promise<void>>();
   /** Which of #tasks count against concurrency: requests waiting on slow servers step aside. */
   readonly #slots: RequestSlots;
@@ -271,12 +316,16 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       (origin) => this.#http.fetchRobots(origin, this.#abort.signal),
       (host) => this.#admitSitemaps(host, seedOrigins.has(host.origin)),
     );
-    this.#strategy = options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
+    this.#strategy = new RevisitOrdering(options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed }));
+    this.#refresh = options.refresh;
+    this.#revisitAfterMs = settings.revisitAfter === '' ? undefined : durationMs(settings.revisitAfter);
+    this.#revisitStore = new RevisitStore(db);
+    this.#folders = new Soft404Folders(new Soft404Store(db));
     this.#politeness = pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs');
     this.#frontier = new CrawlFrontier<HostState, QueuedUrl>({
       settings: pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs', 'maxPagesPerHost'),
       ordering: this.#strategy,
-      store: frontierStore(db, this.#urls),
+      store: frontierStore(db, this.#urls, (task) => this.#mayTake(task)),
       policy: {
         robotsBlockReason: (host, url) => this.#robots.blockReason(host, url),
         crawlDelaySeconds: (host) => this.#robots.crawlDelaySeconds(host),
@@ -301,12 +350,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#revision = new VerdictRevision(db, judge);
     this.#ownsParser = options.parser === undefined;
     this.#parser = options.parser ?? new ParsePool(options.parseWorkers ?? defaultParseWorkers());
-    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls }, this.#admission, this.#parser, judge, {
+    const versions = new VersionStore(db);
+    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls, versions }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
       fetchesRequisites: settings.requisites !== 'none',
     });
+    this.#revisits = new RevisitRecorder(db, { versions, urls: this.#urls }, this.#recorder);
     this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
     this.#setUpSubresources(db);
   }
@@ -375,8 +426,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     try {
       for (;;) {
         if (this.#stopping) break;
-        const wakeAt = this.#paused ? undefined : this.#dispatch();
-        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused && !this.#untilStopped) {
+        const scanAt = this.#scanForRevisits();
+        const dispatchedWake = this.#paused ? undefined : this.#dispatch();
+        const wakeAt = scanAt === undefined ? dispatchedWake : Math.min(scanAt, dispatchedWake ?? Number.POSITIVE_INFINITY);
+        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused && !this.#untilStopped && scanAt === undefined) {
           if (this.#budgetLeft() <= 0) {
             outcome = 'budget';
             break;
@@ -407,6 +460,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #finishRun(outcome: RunOutcome): void {
     try {
       this.#saveRunCounters();
+      // A refresh that ended (not stopped or killed) leaves no revisit waiting: the next refresh decides afresh.
+      if (this.#refresh !== undefined && (outcome === 'budget' || outcome === 'exhausted') && this.#storeError === undefined) {
+        this.#revisitStore.unqueueAll();
+        this.#urls.recount();
+      }
       this.#hotThisRun += this.#revision.revise();
       this.#run?.finish(this.#storeError !== undefined ? 'store-error' : outcome);
     } catch (err) {
@@ -491,6 +549,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       rendered: this.#renderedAtStart + this.#renderedThisRun,
       ...(this.renderNotice !== undefined ? { renderNotice: this.renderNotice } : {}),
       orderingMs: Math.round(this.#orderingMs),
+      ...(this.#refresh !== undefined || this.#revisitAfterMs !== undefined ? { revisits: { ...this.#revisitCounts, queued: this.#strategy.queuedRevisits } } : {}),
     };
   }
 
@@ -549,12 +608,20 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#urls.resetInflight();
       for (const row of this.#hostStore.all()) {
         const host = this.#frontier.restoreHost(row.id, row.origin, row.pagesFetched);
-        host.robots = this.#robots.restore(row);
+        // A refresh reads robots.txt afresh and obeys what it says now.
+        host.robots = this.#refresh === undefined ? this.#robots.restore(row) : { kind: 'unknown' };
         if (row.soft404Probed === 1) host.soft404 = row.soft404Simhash === null ? null : simhashFromInt(BigInt(row.soft404Simhash));
       }
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
+      this.#strategy.setPooledRate([...this.#revisitStore.all()].map((page) => this.#revisitFacts(page)));
+      // Revisits a stopped or killed run left waiting are revisits still.
+      for (const page of this.#revisitStore.waiting()) this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
       // Every URL's host has a row, so every host of the frontier was loaded just above.
-      for (const entry of this.#urls.frontier()) this.#frontier.restoreQueued(entry.id, entry.hostId);
+      // A refresh leaves the crawl's own queue for the next crawl.
+      for (const entry of this.#urls.frontier()) {
+        if (this.#refresh === undefined || this.#strategy.isRevisit(entry.id)) this.#frontier.restoreQueued(entry.id, entry.hostId);
+      }
+      if (this.#refresh !== undefined) this.#queueRevisits(this.#revisitStore.due(this.#refresh.since), this.#refresh.origins);
       if (this.#admitSeeds) {
         for (const seed of this.settings.seeds) this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
       }
@@ -608,6 +675,52 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     return this.#pageTasks;
   }
 
+  /**
+   * A crawl that revisits (settings.revisitAfter) queues the pages come due, at most once a
+   * second and at least once a minute. Returns when to look next, or undefined when this run
+   * does not revisit as it goes.
+   */
+  #scanForRevisits(): number | undefined {
+    const afterMs = this.#revisitAfterMs;
+    if (afterMs === undefined || this.#refresh !== undefined) return undefined;
+    const now = Date.now();
+    if (now < this.#nextRevisitScan) return this.#nextRevisitScan;
+    writeTransaction(this.#db, () => this.#queueRevisits(this.#revisitStore.due(now - afterMs)));
+    const oldest = this.#revisitStore.oldestCheck();
+    const nextDue = oldest === undefined ? now + afterMs : oldest + afterMs;
+    this.#nextRevisitScan = Math.max(now + REVISIT_SCAN_MIN_MS, Math.min(nextDue, now + Math.min(REVISIT_SCAN_MAX_MS, afterMs / 4)));
+    return this.#nextRevisitScan;
+  }
+
+  /** Stored pages join the frontier for a revisit, at the revisit policy's priority (callers hold a write transaction). */
+  #queueRevisits(pages: readonly RevisitCandidate[], origins?: readonly string[]): void {
+    const only = origins === undefined ? undefined : new Set(origins);
+    for (const page of pages) {
+      if (only !== undefined && !only.has(page.origin)) continue;
+      if (this.#strategy.isRevisit(page.urlId)) continue;
+      this.#revisitStore.queue(page.urlId);
+      this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
+      this.#frontier.add(page.urlId, page.hostId, page.origin);
+    }
+    this.#urls.recount();
+  }
+
+  /** What the revisit policy reads of a stored page: its checks and changes, and its graded verdict as what it is worth. */
+  #revisitFacts(page: RevisitCandidate): RevisitFacts {
+    const value = page.hot === 1 ? 1 : page.relevance === null ? 0 : (this.#judge.gradeOf?.(page.relevance) ?? Math.min(1, page.relevance));
+    return { firstFetchedAt: page.firstFetchedAt, checkedAt: page.checkedAt, revisits: page.revisits, changes: page.changes, value };
+  }
+
+  /**
+   * Whether the frontier may hand this queued URL to this run: a revisit always; a new URL
+   * unless the run has no room left for new pages (a crawl's page budget spent while it goes
+   * on revisiting). A refresh's new URLs share its fetch budget with the revisits.
+   */
+  #mayTake(task: QueuedUrl): boolean {
+    if (task.revisit === true) return this.#strategy.isRevisit(task.id);
+    return this.#refresh !== undefined || this.#newPagesLeft() > 0;
+  }
+
   /** Every admitted link goes to the strategy; a new queued URL joins its host's queue. */
   #onLink(link: LinkEvent, placement: NewUrlPlacement | undefined): void {
     const started = performance.now();
@@ -624,9 +737,26 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     partition.forward({ url: link.url, parentId: link.srcId as number, depth: link.depth, anchor: link.anchor, context: link.context });
   }
 
+  /**
+   * Fetches this run may still start. A refresh's budget counts revisits and new pages alike;
+   * a crawl's counts new pages (the collection's size), and while revisits wait it still
+   * starts them.
+   */
   #budgetLeft(): number {
+    if (this.#refresh !== undefined) return this.#refresh.maxFetches - this.#revisitedThisRun() - this.#pagesThisRun - this.#pageTasks;
+    const newPages = this.#newPagesLeft();
+    return newPages <= 0 && this.#strategy.queuedRevisits > 0 ? this.#strategy.queuedRevisits - this.#revisitTasks : newPages;
+  }
+
+  /** New pages the crawl may still fetch. */
+  #newPagesLeft(): number {
     if (this.#sharedBudget !== undefined) return this.#sharedBudget.available();
-    return this.settings.maxPages - this.#pagesAtStart - this.#pagesThisRun - this.#pageTasks;
+    return this.settings.maxPages - this.#pagesAtStart - this.#pagesThisRun - (this.#pageTasks - this.#revisitTasks);
+  }
+
+  #revisitedThisRun(): number {
+    const c = this.#revisitCounts;
+    return c.notModified + c.identical + c.changed + c.gone;
   }
 
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
@@ -731,7 +861,17 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         return;
       }
       const task = this.#frontier.take(host);
-      if (task !== undefined) await this.#fetchAndRecord(host, task, release);
+      if (task === undefined) return;
+      const folder = this.settings.probeSoft404 && task.kind === 'page' ? this.#folders.folderToProbe(host.id, task.url) : undefined;
+      if (folder !== undefined) {
+        // The page waits for the host's next turn; this one asks its folder for a name that cannot exist.
+        this.#urls.returnToQueue(task.id);
+        this.#frontier.reclaim(host, task.id);
+        release(await this.#probeSoft404(host, folder));
+        return;
+      }
+      if (task.revisit === true) await this.#revisitAndRecord(host, task, release);
+      else await this.#fetchAndRecord(host, task, release);
     } finally {
       release(0);
     }
@@ -772,7 +912,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite, plan, page));
         return;
       }
-      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, host.soft404 ?? null, { raw }));
+      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, this.#soft404For(host, task.url), { raw }));
       releaseStoredResponse(result, raw);
     } catch (err) {
       const responseMs = Date.now() - started;
@@ -799,6 +939,91 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     }
   }
 
+  /**
+   * A revisit of a stored page: a conditional request from the stored validators, retried
+   * like a fetch; the revisit recorder stores what it found. A server error that outlasts the
+   * retries leaves the stored page as it was. The ordering learns nothing from a revisit but
+   * the links of a changed version (through admission, as any page's).
+   */
+  async #revisitAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
+    this.#pageTasks++;
+    this.#revisitTasks++;
+    const started = Date.now();
+    try {
+      const stored = this.#revisits.stored(task);
+      if (stored === undefined) {
+        this.#urls.finish(task.id, UrlState.fetched, null);
+        return;
+      }
+      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, conditionalHeaders(stored)), () => this.#frontier.stalled(host));
+      const retryable = result.status >= 500 || result.status === 429;
+      const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
+      if (retryable && (askedWaitMs ?? 0) <= this.settings.maxRetryAfterMs && task.attempts < this.settings.maxRetries) {
+        this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release, askedWaitMs);
+        return;
+      }
+      release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
+      if (retryable) {
+        this.#endRevisit(task, UrlState.fetched, `revisit:http:${result.status}`);
+        return;
+      }
+      const afterWrite = (): void => {
+        this.#bytesThisRun += result.bytesReceived;
+        this.#saveRunCounters();
+      };
+      const revisit = await this.#revisits.record(task, stored, result, this.#soft404For(host, task.url), () => this.#recorder.analyse(task, result), afterWrite);
+      this.#strategy.done(task.id);
+      this.#countRevisit(revisit.outcome);
+      if (revisit.changed !== undefined) {
+        if (revisit.changed.hot) this.#hotThisRun++;
+        this.emit('page', { ...revisit.changed, url: task.url, depth: task.depth } satisfies PageEvent);
+        this.#frontier.reprioritise();
+      }
+      this.emit('revisit', { url: task.url, seq: revisit.seq, outcome: revisit.outcome } satisfies RevisitEvent);
+      releaseBody(result);
+    } catch (err) {
+      const storeError = storeErrorOf(err);
+      if (storeError !== undefined) this.#onTaskError(storeError);
+      if (this.#abort.signal.aborted) {
+        this.#requeueQuietly(task.id);
+        this.#frontier.reclaim(host, task.id);
+        release(Date.now() - started);
+        return;
+      }
+      const reason = failureReason(err);
+      if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
+        this.#retry(host, task, reason, Date.now() - started, release);
+        return;
+      }
+      // The page stays as stored: a revisit that got no answer says nothing about it.
+      this.#endRevisit(task, UrlState.fetched, `revisit:${reason}`);
+      release(Date.now() - started);
+      this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
+    } finally {
+      this.#pageTasks--;
+      this.#revisitTasks--;
+    }
+  }
+
+  /** A revisit that recorded nothing: its URL is a fetched page again, with why. */
+  #endRevisit(task: QueuedUrl, state: UrlStateValue, reason: string): void {
+    this.#urls.finish(task.id, state, reason);
+    this.#strategy.done(task.id);
+  }
+
+  #countRevisit(outcome: RevisitOutcome): void {
+    const c = this.#revisitCounts;
+    if (outcome === 'not-modified') c.notModified++;
+    else if (outcome === 'identical') c.identical++;
+    else if (outcome === 'changed') c.changed++;
+    else c.gone++;
+  }
+
+  /** The soft-404 signature a page of the host is compared with: its folder's, else the host root's. */
+  #soft404For(host: HostState, url: string): Simhash | null {
+    return this.#folders.signatureFor(host.id, url, host.soft404 ?? null);
+  }
+
   /** A page fetch starts: it holds a page of a shared budget until stored. */
   #startPage(): PageInProgress {
     this.#sharedBudget?.reserve();
@@ -813,7 +1038,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void, plan: Exclude<RenderPlan, 'skip'>, page: PageInProgress): Promise<void> {
     try {
       const rendered = await this.#render?.render(task, result, raw, plan);
-      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, host.soft404 ?? null, rendered === undefined ? { raw } : { raw, rendered }));
+      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, this.#soft404For(host, task.url), rendered === undefined ? { raw } : { raw, rendered }));
       releaseStoredResponse(result, raw, rendered?.analysis);
       if (rendered !== undefined) this.#renderedThisRun++;
     } catch (err) {
@@ -865,13 +1090,13 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   }
 
   /**
-   * One request per host, its turn like a page's: a path that cannot exist. A 200 answer is
-   * the host's soft 404, whose simhash later pages are compared with; a 404 (or a refusal by
-   * robots.txt, or a failure) leaves the host without one. Returns the response time.
+   * One request, its turn like a page's: a name that cannot exist, at the host's root or in
+   * `folder`. A 200 answer is the soft 404 that later pages there are compared with; a 404 (or
+   * a refusal by robots.txt, or a failure) leaves them without one. Returns the response time.
    */
-  async #probeSoft404(host: HostState): Promise<number> {
+  async #probeSoft404(host: HostState, folder = '/'): Promise<number> {
     const started = Date.now();
-    const url = `${host.origin}/forager-probe-${randomBytes(8).toString('hex')}`;
+    const url = `${host.origin}${folder}forager-probe-${randomBytes(8).toString('hex')}`;
     let signature: Simhash | null = null;
     if (this.#robots.blockReason(host, url) === null) {
       try {
@@ -890,8 +1115,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         if (this.#abort.signal.aborted) return Date.now() - started;
       }
     }
-    host.soft404 = signature;
-    this.#hostStore.saveSoft404(host.id, signature === null ? null : simhashToInt(signature));
+    const signatureInt = signature === null ? null : simhashToInt(signature);
+    if (folder !== '/') this.#folders.learnt(host.id, folder, signature, signatureInt);
+    else {
+      host.soft404 = signature;
+      this.#hostStore.saveSoft404(host.id, signatureInt);
+    }
     return Date.now() - started;
   }
 

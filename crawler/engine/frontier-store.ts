@@ -10,10 +10,18 @@ const PASSED_OVER_STATE = {
   failed: UrlState.failed,
 } as const satisfies Record<PassedOver, number>;
 
-/** The urls table as the frontier sees it: the URL store's queued-state transitions, and the collection's transactions. */
-export function frontierStore(db: Db, urls: UrlStore): FrontierStore<QueuedUrl> {
+/**
+ * The urls table as the frontier sees it: the URL store's queued-state transitions, and the
+ * collection's transactions. `mayTake` false leaves a queued URL out of this run (it stays
+ * queued in the table for the next): a refresh or a crawl whose page budget is spent takes
+ * only revisits.
+ */
+export function frontierStore(db: Db, urls: UrlStore, mayTake?: (task: QueuedUrl) => boolean): FrontierStore<QueuedUrl> {
   return {
-    queued: (urlId) => urls.queued(urlId),
+    queued: (urlId) => {
+      const task = urls.queued(urlId);
+      return task !== undefined && mayTake?.(task) === false ? undefined : task;
+    },
     markInflight: (urlId) => urls.markInflight(urlId),
     passOver: (urlId, as, reason) => urls.passOver(urlId, PASSED_OVER_STATE[as], reason),
     transaction: (fn) => writeTransaction(db, fn),

@@ -50,10 +50,12 @@ export class HttpClient {
   /**
    * Fetches a queued URL. A site resource's body is downloaded whatever its Content-Type
    * (sitemaps come as text/xml or application/gzip, search indexes as JavaScript or JSON),
-   * within the same limits as a page's.
+   * within the same limits as a page's. `conditional` holds a revisit's validators
+   * (If-None-Match, If-Modified-Since).
    */
-  fetchPage(url: string, signal: AbortSignal, kind: UrlKind = 'page'): Promise<FetchResult> {
-    return fetchPage(url, kind === 'page' ? this.#pageOptions : this.#resourceOptions, signal);
+  fetchPage(url: string, signal: AbortSignal, kind: UrlKind = 'page', conditional?: Readonly<Record<string, string>>): Promise<FetchResult> {
+    const options = kind === 'page' ? this.#pageOptions : this.#resourceOptions;
+    return fetchPage(url, conditional === undefined ? options : { ...options, extraHeaders: conditional }, signal);
   }
 
   /** Fetches origin/robots.txt, following redirects (each hop passes the SSRF guard at connect time). Never throws. */

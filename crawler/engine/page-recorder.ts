@@ -16,6 +16,7 @@ import type { Acronym } from '../relevance/acronyms.ts';
 import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
 import { RenderStore, type PageRequisites, type RenderRecord } from '../store/render-store.ts';
+import type { NewRevisit, VersionStore } from '../store/version-store.ts';
 
 export interface RecordedPage {
   seq: number;
@@ -109,6 +110,7 @@ function judgedPage(task: QueuedUrl, analysis: ResponseAnalysis, page: Extracted
 export class PageRecorder {
   readonly #db: Db;
   readonly #pages: PageStore;
+  readonly #versions: VersionStore;
   readonly #urls: UrlStore;
   readonly #admission: UrlAdmission;
   readonly #parser: ParsePool;
@@ -122,7 +124,7 @@ export class PageRecorder {
 
   constructor(
     db: Db,
-    stores: { pages: PageStore; urls: UrlStore },
+    stores: { pages: PageStore; urls: UrlStore; versions: VersionStore },
     admission: UrlAdmission,
     parser: ParsePool,
     judge: PageJudge,
@@ -130,6 +132,7 @@ export class PageRecorder {
   ) {
     this.#db = db;
     this.#pages = stores.pages;
+    this.#versions = stores.versions;
     this.#duplicates = new DuplicateFinder(stores.pages);
     this.#renders = new RenderStore(db);
     this.#urls = stores.urls;
@@ -176,7 +179,9 @@ export class PageRecorder {
    * failed; `soft404` is the simhash of the host's answer to a path that does not exist (null
    * when it answers those with a real 404), against which a 200 is checked. `parsed` is the
    * response's analysis when the caller has it already, with its render when there was one:
-   * a rendered page is judged by its rendered text and keeps the links of both.
+   * a rendered page is judged by its rendered text and keeps the links of both. `replaces` is
+   * the revisit whose response this is: the page's stored version moves to its versions and
+   * this one takes its place under the same seq.
    */
   async record(
     task: QueuedUrl,
@@ -185,6 +190,7 @@ export class PageRecorder {
     failedReason: string | null = null,
     soft404: Simhash | null = null,
     parsed?: { raw: ResponseAnalysis; rendered?: RenderedAnalysis },
+    replaces?: Omit<NewRevisit, 'outcome'>,
   ): Promise<RecordedPage> {
     const raw = parsed?.raw ?? (await this.analyse(task, result));
     const rendered = parsed?.rendered;
@@ -200,12 +206,14 @@ export class PageRecorder {
     const isSoft404 = result.status === 200 && soft404 !== null && analysis.simhash !== null && hammingDistance(soft404, analysis.simhash) <= NEAR_DUPLICATE_BITS;
     // A page that says "not found" is never on topic, whatever words its template holds.
     const verdict = isSoft404 ? { ...judgement, hot: false, judgedHot: false } : judgement;
-    const duplicate = page === null ? null : this.#duplicates.find(analysis.bodyHash, analysis.simhash);
+    const found = page === null ? null : this.#duplicates.find(analysis.bodyHash, analysis.simhash);
+    // A new version is no duplicate of the version it replaces.
+    const duplicate = found !== null && found.seq === replaces?.seq ? null : found;
     const storesBody = duplicate?.kind !== 'exact';
     const recorded = this.#db.transaction((): RecordedPage => {
       const outlinks = new Set<number>();
       const redirect = this.#redirectTarget(task, result, outlinks);
-      const seq = this.#pages.insert({
+      const stored = {
         urlId: task.id,
         status: result.status,
         httpVersion: result.httpVersion ?? null,
@@ -237,7 +245,13 @@ export class PageRecorder {
         bodyHash: analysis.bodyHash,
         duplicateOf: duplicate,
         soft404: isSoft404,
-      });
+      };
+      let seq: number;
+      if (replaces === undefined) seq = this.#pages.insert(stored);
+      else {
+        this.#versions.replaceVersion({ ...replaces, outcome: 'changed' }, stored);
+        seq = replaces.seq;
+      }
       const links = analysis.nofollow
         ? NO_LINKS
         : page !== null

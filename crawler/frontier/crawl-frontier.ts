@@ -17,6 +17,8 @@ import { TopEntries } from './top-entries.ts';
 export interface FrontierUrl {
   readonly id: number;
   readonly url: string;
+  /** A stored page fetched again: it does not count against the host's page budget. */
+  readonly revisit?: boolean;
 }
 
 /** How a queued URL can end without being fetched. */
@@ -45,7 +47,7 @@ export interface FrontierOrdering {
 
 /** The URL table as the frontier writes it: each URL's state is stored, so a crash loses no decision. */
 export interface FrontierStore<T extends FrontierUrl> {
-  /** The URL if the store still holds it as queued, else undefined. */
+  /** The URL if the store still holds it as queued (and hands it out to this run), else undefined. */
   queued(urlId: number): T | undefined;
   /** Queued → in flight: the URL is handed to the fetcher. */
   markInflight(urlId: number): void;
@@ -259,9 +261,13 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
         continue;
       }
       const task = this.#store.queued(entry.id);
-      if (task === undefined) continue;
+      if (task === undefined) {
+        // The store no longer hands it out (another state, or not for this run): it leaves the queue's counts too.
+        this.#queued.delete(entry.id);
+        continue;
+      }
       this.#queued.delete(task.id);
-      if (this.#settings.maxPagesPerHost > 0 && host.pagesFetched >= this.#settings.maxPagesPerHost) {
+      if (this.#settings.maxPagesPerHost > 0 && task.revisit !== true && host.pagesFetched >= this.#settings.maxPagesPerHost) {
         this.#store.passOver(task.id, 'skipped', 'host-budget');
         this.close(host, 'skipped', 'host-budget');
         return undefined;

@@ -9,6 +9,7 @@ import type { CrawlSettings } from '../protocol/settings.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { LabelStore } from '../store/label-store.ts';
+import { VersionStore } from '../store/version-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { saveSettings } from '../store/settings-store.ts';
 import { UrlState } from '../store/url-state.ts';
@@ -156,7 +157,7 @@ export class CollectionBuilder {
     const judge: PageJudge = { judge: () => this.#verdict };
     // A worker even on one core, so that a page that stalls the parser times out instead of stalling the import.
     const parser = new ParsePool(Math.max(1, defaultParseWorkers()));
-    const recorder = new PageRecorder(this.#db, { pages: new PageStore(this.#db), urls }, admission, parser, judge, {
+    const recorder = new PageRecorder(this.#db, { pages: new PageStore(this.#db), urls, versions: new VersionStore(this.#db) }, admission, parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,

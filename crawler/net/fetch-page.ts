@@ -79,6 +79,8 @@ export interface FetchOptions {
   truncateOversizedBody?: boolean;
   /** Called once the head is in; false means the body is not downloaded. */
   acceptBody?: (status: number, contentType: string | undefined) => boolean;
+  /** Request headers beside the crawler's own (a revisit's If-None-Match and If-Modified-Since). */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
 
 export const FETCH_DEFAULTS = {
@@ -164,6 +166,7 @@ export async function fetchPage(url: string, opts: FetchOptions, signal?: AbortS
         'user-agent': opts.userAgent,
         accept: opts.accept ?? FETCH_DEFAULTS.accept,
         'accept-encoding': ACCEPT_ENCODING,
+        ...opts.extraHeaders,
       },
       signal: controller.signal,
       headersTimeout: opts.headersTimeoutMs ?? FETCH_DEFAULTS.headersTimeoutMs,

@@ -27,6 +27,18 @@ export interface CrawlStats {
   renderNotice?: string;
   /** Of elapsedMs, the time spent judging pages and ordering URLs (live runs only). */
   orderingMs?: number;
+  /** This run's revisits of stored pages, by what they found (live runs that revisit only). */
+  revisits?: RevisitCounts;
+}
+
+/** Revisits of stored pages by outcome: a 304, a 200 with the same payload, a new version, a page gone (404, 410, a soft 404). */
+export interface RevisitCounts {
+  notModified: number;
+  identical: number;
+  changed: number;
+  gone: number;
+  /** Revisits still waiting in the frontier. */
+  queued: number;
 }
 
 export interface HarvestPoint {

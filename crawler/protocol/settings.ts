@@ -70,6 +70,16 @@ export const REQUISITE_MODES = ['none', 'same-host', 'all'] as const;
 export const requisiteModeSchema = z.enum(REQUISITE_MODES);
 export type RequisiteMode = z.infer<typeof requisiteModeSchema>;
 
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A duration as people write it (7d, 12h, 30m, 45s, 500ms, 2w) in ms, or undefined when the text is not one. */
+export function durationMs(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/.exec(text.trim());
+  if (match === null) return undefined;
+  const ms = Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
+  return ms > 0 && Number.isFinite(ms) ? ms : undefined;
+}
+
 /** What the schema alone does not say about a setting: its words for people, and its flag. */
 export interface SettingInfo {
   /** One line of help: the meaning column of README's option table. */
@@ -114,6 +124,16 @@ export const crawlSettingsSchema = z.object({
   maxPages: wholeNumber(1)
     .default(1000)
     .register(settingInfo, { value: 'N', help: 'total page budget of the collection (a resumed crawl counts what is stored)' }),
+  revisitAfter: z
+    .string()
+    .refine((text) => text === '' || durationMs(text) !== undefined)
+    .default('')
+    .register(settingInfo, {
+      value: 'DURATION',
+      defaultText: 'never',
+      help: 'keep crawling: revisit each stored page this long after its last check (7d, 12h, 30m, 45s)',
+      rule: 'a duration such as 7d, 12h, 30m or 45s',
+    }),
   strategy: z.string().default('focused').register(settingInfo, { value: 'NAME', help: 'URL ordering', rule: 'a strategy name' }),
   delayMs: wholeNumber(0, 3_600_000)
     .default(1000)

@@ -159,6 +159,79 @@ export const MIGRATIONS: readonly string[] = [
     requisites TEXT NOT NULL         -- JSON: the hrefs as written, the URL the page came from and its <base href>
   );
   `,
+  /* 8: revisits: a page's earlier versions, each check of a stored page, and soft 404s learnt per folder */ `
+  -- A pages row holds a URL's latest version; its seq is the page's identity across versions.
+  ALTER TABLE pages ADD COLUMN version INTEGER NOT NULL DEFAULT 1;   -- versions stored (older ones are in page_versions)
+  ALTER TABLE pages ADD COLUMN first_fetched_at INTEGER;             -- when the first version was fetched; NULL: fetched_at (never changed)
+  ALTER TABLE pages ADD COLUMN checked_at INTEGER;                   -- the last answer from the server, fetch or revisit; NULL: fetched_at
+  ALTER TABLE pages ADD COLUMN gone_at INTEGER;                      -- when a revisit found it gone (404, 410, a soft 404); NULL while it is there
+  ALTER TABLE pages ADD COLUMN revisit_count INTEGER NOT NULL DEFAULT 0;  -- revisits answered (for its change rate)
+  ALTER TABLE pages ADD COLUMN change_count INTEGER NOT NULL DEFAULT 0;   -- of those, the ones that found it changed or gone
+  CREATE INDEX pages_by_checked ON pages(coalesce(checked_at, fetched_at));
+
+  -- A page's earlier versions, replaced by a changed one; the body is moved here, never copied.
+  CREATE TABLE page_versions (
+    id             INTEGER PRIMARY KEY,
+    page_seq       INTEGER NOT NULL,     -- pages.seq: the page this was a version of
+    version        INTEGER NOT NULL,     -- 1 for the first
+    status         INTEGER NOT NULL,
+    http_version   TEXT,
+    status_text    TEXT,
+    headers        TEXT NOT NULL,
+    content_type   TEXT,
+    charset        TEXT,
+    body           BLOB,                 -- gzip of the decoded body; NULL when duplicate_of holds it, or none was kept
+    body_bytes     INTEGER NOT NULL,
+    wire_bytes     INTEGER NOT NULL,
+    title          TEXT,
+    text           TEXT,
+    relevance      REAL,
+    hot            INTEGER NOT NULL,
+    note           TEXT,
+    started_at     INTEGER NOT NULL,
+    fetched_at     INTEGER NOT NULL,
+    response_ms    INTEGER NOT NULL,
+    remote_address TEXT,
+    request_head   TEXT,
+    payload        BLOB,
+    body_hash      TEXT,
+    duplicate_of   INTEGER,              -- pages.seq whose body this version had (exact duplicates store none)
+    UNIQUE (page_seq, version)
+  );
+  CREATE VIRTUAL TABLE versions_fts USING fts5(
+    title, text,
+    content = 'page_versions', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+
+  -- Each revisit of a stored page: what the server answered and what it meant.
+  CREATE TABLE revisits (
+    id             INTEGER PRIMARY KEY,
+    page_seq       INTEGER NOT NULL,
+    version        INTEGER NOT NULL,     -- the version it confirmed (not-modified, identical) or replaced (changed), or the last one (gone)
+    outcome        TEXT NOT NULL,        -- 'not-modified' (a 304), 'identical' (a 200 with the same payload), 'changed', 'gone'
+    status         INTEGER NOT NULL,
+    http_version   TEXT,
+    status_text    TEXT,
+    headers        TEXT NOT NULL,        -- JSON array of [name, value] pairs as received
+    request_head   TEXT,
+    started_at     INTEGER NOT NULL,
+    fetched_at     INTEGER NOT NULL,
+    response_ms    INTEGER NOT NULL,
+    wire_bytes     INTEGER NOT NULL,
+    remote_address TEXT
+  );
+  CREATE INDEX revisits_by_page ON revisits(page_seq, fetched_at);
+
+  -- Soft 404s below a host's root: the simhash of a folder's 200 answer to a name that cannot exist.
+  CREATE TABLE soft404_folders (
+    host_id   INTEGER NOT NULL,
+    folder    TEXT NOT NULL,            -- the path up to and including its last '/'
+    simhash   INTEGER,                  -- NULL when the folder answered with a real 404 (or said nothing)
+    probed_at INTEGER NOT NULL,
+    PRIMARY KEY (host_id, folder)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

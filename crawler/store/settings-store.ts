@@ -25,3 +25,23 @@ export function saveSettings(db: Db, settings: CrawlSettings): void {
     JSON.stringify(settings),
   );
 }
+
+/** The settings key of a refresh in progress: when it began, so that a refresh resumed after a stop or a kill goes on from there. */
+const REFRESH_KEY = 'refresh_since';
+
+/** When the refresh in progress began (epoch ms), or undefined when none is. */
+export function refreshInProgress(db: ReadonlyDb): number | undefined {
+  const raw = db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(REFRESH_KEY) as string | undefined;
+  const since = raw === undefined ? Number.NaN : Number(raw);
+  return Number.isFinite(since) ? since : undefined;
+}
+
+/** Notes a refresh beginning at `since`. */
+export function beginRefresh(db: Db, since: number): void {
+  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(REFRESH_KEY, String(since));
+}
+
+/** The refresh ended: the next one starts afresh. */
+export function endRefresh(db: Db): void {
+  db.prepare('DELETE FROM settings WHERE key = ?').run(REFRESH_KEY);
+}

@@ -25,6 +25,8 @@ export interface QueuedUrl {
   attempts: number;
   /** What the URL is expected to hold: it decides how the response is fetched and parsed. */
   kind: UrlKind;
+  /** True when the URL has a stored page: its fetch is a revisit (set by queued(); absent means not known to be one). */
+  revisit?: boolean;
 }
 
 /** A site resource that no page listed (a robots.txt Sitemap line, a seed host's /sitemap.xml). */
@@ -85,7 +87,8 @@ export class UrlStore {
       'INSERT INTO urls (fp, url, host_id, depth, state, parent_id, redirects, reason, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.#queuedById = db.prepare(
-      `SELECT id, url, host_id AS hostId, depth, redirects, attempts, kind FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
+      `SELECT id, url, host_id AS hostId, depth, redirects, attempts, kind, EXISTS (SELECT 1 FROM pages p WHERE p.url_id = urls.id) AS revisit
+       FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
     );
     this.#seedIds = db.prepare(SEED_IDS).pluck();
     this.#frontier = db.prepare(`SELECT id, host_id AS hostId FROM urls WHERE state = ${UrlState.queued}`);
@@ -112,8 +115,8 @@ export class UrlStore {
 
   /** The URL with this id if it is still queued. */
   queued(id: number): QueuedUrl | undefined {
-    const row = this.#queuedById.get(id) as (Omit<QueuedUrl, 'kind'> & { kind: number }) | undefined;
-    return row === undefined ? undefined : { ...row, kind: urlKindOf(row.kind) };
+    const row = this.#queuedById.get(id) as (Omit<QueuedUrl, 'kind' | 'revisit'> & { kind: number; revisit: number }) | undefined;
+    return row === undefined ? undefined : { ...row, kind: urlKindOf(row.kind), revisit: row.revisit === 1 };
   }
 
   /**
@@ -188,6 +191,11 @@ export class UrlStore {
     this.#count(UrlState.inflight, -n);
     this.#count(UrlState.queued, n);
     return n;
+  }
+
+  /** Other writers changed URL states in bulk (revisits queued or settled): the tally is counted again when next asked. */
+  recount(): void {
+    this.#tally = undefined;
   }
 
   /** URLs per state, counted from the table (a full scan). */

@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { CrawlEngine, type RunOutcome } from '../../engine/engine.ts';
+import { CrawlEngine, type EngineOptions, type RunOutcome } from '../../engine/engine.ts';
 import type { CrawlStats } from '../../protocol/crawl-stats.ts';
 import { UsageError } from '../../errors.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings } from '../../protocol/settings.ts';
@@ -71,9 +71,19 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM. */
-async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: boolean): Promise<number> {
-  const engine = new CrawlEngine(db, settings, { writer: 'forager crawl (command line)' });
+/**
+ * Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM.
+ * Calls `ended` with the outcome before reporting (a refresh notes whether it is over).
+ */
+export async function runEngine(
+  db: Db,
+  dbPath: string,
+  settings: CrawlSettings,
+  json: boolean,
+  options: EngineOptions = {},
+  ended?: (outcome: RunOutcome) => void,
+): Promise<number> {
+  const engine = new CrawlEngine(db, settings, { writer: 'forager crawl (command line)', ...options });
   const noticeAtStart = engine.renderNotice;
   if (noticeAtStart !== undefined && !json) process.stderr.write(`forager: note: pages are not rendered: ${noticeAtStart}\n`);
   let signals = 0;
@@ -84,7 +94,7 @@ async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const progress = !json && process.stderr.isTTY ? new ProgressBar(process.stderr, settings.maxPages) : undefined;
+  const progress = !json && process.stderr.isTTY ? new ProgressBar(process.stderr, options.refresh?.maxFetches ?? settings.maxPages) : undefined;
   progress?.start(() => engine.stats());
   let outcome: RunOutcome;
   try {
@@ -93,9 +103,10 @@ async function runEngine(db: Db, dbPath: string, settings: CrawlSettings, json: 
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  if (engine.storeError === undefined) ended?.(outcome);
   const stats = engine.stats();
   progress?.stop(stats);
-  report(dbPath, outcome, stats, json);
+  report(dbPath, outcome, stats, json, options.refresh !== undefined);
   // A browser that would not start is found out mid-crawl.
   if (stats.renderNotice !== undefined && stats.renderNotice !== noticeAtStart && !json) process.stderr.write(`forager: note: pages are not rendered: ${stats.renderNotice}\n`);
   if (engine.storeError !== undefined) {
@@ -116,7 +127,7 @@ const OUTCOME_WORDS: Record<RunOutcome, string> = {
   'store-error': 'paused: the collection could not be written',
 };
 
-function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: boolean): void {
+function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: boolean, refresh: boolean): void {
   if (json) {
     const peakRssBytes = process.resourceUsage().maxRSS * 1024;
     process.stdout.write(`${JSON.stringify({ outcome, ...stats, peakRssBytes })}\n`);
@@ -127,6 +138,12 @@ function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: bo
     `fetched ${stats.fetched}${stats.rendered > 0 ? ` (${stats.rendered} rendered)` : ''}, queued ${stats.queued}, failed ${stats.failed}, robots-blocked ${stats.robotsBlocked}, skipped ${stats.skipped}`,
     `${stats.pagesPerSecond.toFixed(1)} pages/s, seen-cache hit rate ${(stats.seenCacheHitRate * 100).toFixed(1)}%`,
   ];
-  if (outcome !== 'exhausted' && stats.queued > 0) lines.push(`continue with: forager resume --db ${dbPath}`);
+  const r = stats.revisits;
+  if (r !== undefined) {
+    lines.push(`revisited ${r.notModified + r.identical + r.changed + r.gone}: ${r.notModified} not modified (304), ${r.identical} identical, ${r.changed} changed, ${r.gone} gone; ${(stats.bytesFetched / 1024).toFixed(0)} KiB downloaded`);
+  }
+  if (refresh) {
+    if (outcome === 'stopped') lines.push(`continue the refresh with: forager refresh --db ${dbPath}`);
+  } else if (outcome !== 'exhausted' && stats.queued > 0) lines.push(`continue with: forager resume --db ${dbPath}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

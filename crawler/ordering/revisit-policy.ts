@@ -1,0 +1,86 @@
+/**
+ * Which stored page to revisit first: the one most likely to have changed since it was last
+ * checked, weighed by how much it matters. A page's change rate comes from its own revisits
+ * (Cho and Garcia-Molina, "Estimating frequency of change", ACM TOIT 2003: with n checks and X
+ * of them finding a change, r = −ln((n − X + 0.5)/(n + 0.5)) changes per check interval; the
+ * naive X/n is biased low when a page changes more than once between checks), shrunk towards
+ * the collection's pooled rate while it has few revisits. A sitemap's lastmod overrides the
+ * estimate when it says the page changed after our last check.
+ */
+
+/** What the policy knows of one stored page. */
+export interface RevisitFacts {
+  /** When the page was first fetched (epoch ms). */
+  firstFetchedAt: number;
+  /** The last answer from the server for it, fetch or revisit (epoch ms). */
+  checkedAt: number;
+  /** Revisits answered so far (n). */
+  revisits: number;
+  /** Of those, the ones that found it changed or gone (X). */
+  changes: number;
+  /** How much the page matters, 0 to 1 (its graded verdict; 1 for a hot page). */
+  value: number;
+  /** The page's lastmod in a sitemap (epoch ms), when a sitemap gives one. */
+  lastModified?: number;
+}
+
+/** Revisits under which a page's own estimate is blended with the pooled rate. */
+const SHRINK_REVISITS = 3;
+/** The change rate assumed before any revisit says anything: once a month. */
+export const DEFAULT_CHANGES_PER_MS = 1 / (30 * 24 * 3600 * 1000);
+/** The chance a page changed although its sitemap's lastmod says not (lastmods are sometimes stale). */
+const STALE_LASTMOD_CHANCE = 0.05;
+/** A page's weight when it is not on topic at all: it is still part of the collection. */
+const FLOOR_VALUE = 0.2;
+
+/** Cho and Garcia-Molina's estimate of changes per check interval, from n checks that found X changes. */
+export function changesPerInterval(checks: number, changes: number): number {
+  if (checks <= 0) return 0;
+  const found = Math.min(Math.max(changes, 0), checks);
+  return -Math.log((checks - found + 0.5) / (checks + 0.5));
+}
+
+/** Changes per millisecond from n checks over `spanMs` (first fetch to last check) that found X changes; undefined without checks. */
+export function changeRate(checks: number, changes: number, spanMs: number): number | undefined {
+  if (checks <= 0 || spanMs <= 0) return undefined;
+  return changesPerInterval(checks, changes) / (spanMs / checks);
+}
+
+/** The collection's pooled change rate: every revisit of every page as one sample. */
+export function pooledChangeRate(pages: Iterable<Pick<RevisitFacts, 'revisits' | 'changes' | 'firstFetchedAt' | 'checkedAt'>>): number {
+  let checks = 0;
+  let changes = 0;
+  let spanMs = 0;
+  for (const page of pages) {
+    if (page.revisits <= 0) continue;
+    checks += page.revisits;
+    changes += page.changes;
+    spanMs += Math.max(0, page.checkedAt - page.firstFetchedAt);
+  }
+  return changeRate(checks, changes, spanMs) ?? DEFAULT_CHANGES_PER_MS;
+}
+
+/** The page's change rate: its own estimate, blended with the pooled rate while it has fewer than three revisits. */
+export function pageChangeRate(page: RevisitFacts, pooled: number): number {
+  const own = changeRate(page.revisits, page.changes, page.checkedAt - page.firstFetchedAt);
+  if (own === undefined) return pooled;
+  const weight = Math.min(page.revisits, SHRINK_REVISITS) / SHRINK_REVISITS;
+  return weight * own + (1 - weight) * pooled;
+}
+
+/** The chance the page changed since its last check (a Poisson process at its change rate), or what its sitemap says. */
+export function changedChance(page: RevisitFacts, pooled: number, now: number): number {
+  if (page.lastModified !== undefined) return page.lastModified > page.checkedAt ? 1 : STALE_LASTMOD_CHANCE;
+  const elapsed = Math.max(0, now - page.checkedAt);
+  return 1 - Math.exp(-pageChangeRate(page, pooled) * elapsed);
+}
+
+/**
+ * A revisit's priority, on the ordering's scale (0 to 1, like a new URL's chance of being on
+ * topic): the chance it changed times what it is worth, so that the budget goes to the changes
+ * that matter.
+ */
+export function revisitPriority(page: RevisitFacts, pooled: number, now: number): number {
+  const value = FLOOR_VALUE + (1 - FLOOR_VALUE) * Math.min(1, Math.max(0, page.value));
+  return changedChance(page, pooled, now) * value;
+}

@@ -1,0 +1,146 @@
+import type { Db } from './database.ts';
+import type { NewPage } from './page-store.ts';
+
+/** What a revisit found: the page as stored (304, or a 200 with the same payload), changed, or gone. */
+export type RevisitOutcome = 'not-modified' | 'identical' | 'changed' | 'gone';
+
+export const REVISIT_OUTCOMES: readonly RevisitOutcome[] = ['not-modified', 'identical', 'changed', 'gone'];
+
+/** The stored page a revisit is about: what its conditional request and its comparison need. */
+export interface StoredVersion {
+  seq: number;
+  version: number;
+  status: number;
+  /** The latest version's response headers, as stored. */
+  headers: [string, string][];
+  bodyHash: string | null;
+  goneAt: number | null;
+}
+
+/** One answer to a revisit, as the server gave it. */
+export interface NewRevisit {
+  seq: number;
+  version: number;
+  outcome: RevisitOutcome;
+  status: number;
+  httpVersion: string | null;
+  statusText: string | null;
+  headers: [string, string][];
+  requestHead: string | null;
+  startedAt: number;
+  fetchedAt: number;
+  responseMs: number;
+  wireBytes: number;
+  remoteAddress: string | null;
+}
+
+/** The pages columns that hold a version's content, in page_versions' order (the rest are the page's own). */
+const VERSION_COLUMNS =
+  'status, http_version, status_text, headers, content_type, charset, body, body_bytes, wire_bytes, title, text, relevance, hot, note, ' +
+  'started_at, fetched_at, response_ms, remote_address, request_head, payload, body_hash';
+
+/**
+ * A stored page's versions and revisits. The pages row keeps the latest version under the
+ * page's seq (its identity: links, labels, renders and the full-text index name it); a changed
+ * version moves the one it replaces into page_versions, body and all, so no body is copied.
+ * Callers wrap each revisit's writes in one transaction.
+ */
+export class VersionStore {
+  readonly #stored;
+  readonly #insertRevisit;
+  readonly #afterRevisit;
+  readonly #archive;
+  readonly #archivedText;
+  readonly #indexArchived;
+  readonly #currentText;
+  readonly #unindexCurrent;
+  readonly #dropLinks;
+  readonly #dropRender;
+  readonly #dropRequisites;
+  readonly #replace;
+  readonly #indexCurrent;
+
+  constructor(db: Db) {
+    this.#stored = db.prepare(
+      'SELECT seq, version, status, headers, body_hash AS bodyHash, gone_at AS goneAt FROM pages WHERE url_id = ?',
+    );
+    this.#insertRevisit = db.prepare(
+      `INSERT INTO revisits (page_seq, version, outcome, status, http_version, status_text, headers, request_head, started_at, fetched_at, response_ms, wire_bytes, remote_address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#afterRevisit = db.prepare(
+      `UPDATE pages SET checked_at = ?, revisit_count = revisit_count + 1, change_count = change_count + ?,
+         gone_at = CASE WHEN ? THEN coalesce(gone_at, ?) ELSE NULL END WHERE seq = ?`,
+    );
+    this.#archive = db.prepare(
+      `INSERT INTO page_versions (page_seq, version, ${VERSION_COLUMNS}, duplicate_of)
+       SELECT seq, version, ${VERSION_COLUMNS}, CASE WHEN duplicate_kind = 'exact' THEN duplicate_of END FROM pages WHERE seq = ?`,
+    );
+    this.#archivedText = db.prepare('SELECT p.noindex, v.title, v.text FROM page_versions v JOIN pages p ON p.seq = v.page_seq WHERE v.id = ?');
+    this.#indexArchived = db.prepare('INSERT INTO versions_fts (rowid, title, text) VALUES (?, ?, ?)');
+    this.#currentText = db.prepare('SELECT noindex, title, text FROM pages WHERE seq = ?');
+    this.#unindexCurrent = db.prepare("INSERT INTO pages_fts (pages_fts, rowid, title, text) VALUES ('delete', ?, ?, ?)");
+    this.#indexCurrent = db.prepare('INSERT INTO pages_fts (rowid, title, text) VALUES (?, ?, ?)');
+    this.#dropLinks = db.prepare('DELETE FROM links WHERE src_seq = ?');
+    this.#dropRender = db.prepare('DELETE FROM renders WHERE page_seq = ?');
+    this.#dropRequisites = db.prepare('DELETE FROM requisites WHERE page_seq = ?');
+    this.#replace = db.prepare(
+      `UPDATE pages SET status = ?, http_version = ?, status_text = ?, headers = ?, content_type = ?, charset = ?, body = ?, body_bytes = ?, wire_bytes = ?,
+         title = ?, text = ?, terms = ?, relevance = ?, hot = ?, judged_hot = ?, noindex = ?, nofollow = ?, canonical = ?, redirect_to = ?, note = ?,
+         started_at = ?, response_ms = ?, remote_address = ?, request_head = ?, payload = ?, simhash = ?, body_hash = ?, duplicate_of = ?, duplicate_kind = ?,
+         soft404 = ?, version = version + 1, first_fetched_at = coalesce(first_fetched_at, fetched_at), fetched_at = ?, checked_at = ?,
+         revisit_count = revisit_count + 1, change_count = change_count + 1, gone_at = NULL
+       WHERE seq = ?`,
+    );
+  }
+
+  /** The latest stored version of the URL's page, or undefined when it has none. */
+  latest(urlId: number): StoredVersion | undefined {
+    const row = this.#stored.get(urlId) as (Omit<StoredVersion, 'headers'> & { headers: string }) | undefined;
+    if (row === undefined) return undefined;
+    return { ...row, headers: parseHeaders(row.headers) };
+  }
+
+  /** Records a revisit that stored no new version: the page's last check, its counts for the change rate, and whether it is gone. */
+  recordRevisit(r: NewRevisit): void {
+    this.#insertRevisitRow(r);
+    const gone = r.outcome === 'gone';
+    this.#afterRevisit.run(r.fetchedAt, gone ? 1 : 0, gone ? 1 : 0, r.fetchedAt, r.seq);
+  }
+
+  /**
+   * A changed page: the version it replaces moves to page_versions (and its text to the
+   * versions' full-text index), the pages row takes the new one with its links dropped for the
+   * caller to store again, and the revisit is recorded as 'changed'.
+   */
+  replaceVersion(r: NewRevisit, p: NewPage): void {
+    const archivedId = Number(this.#archive.run(r.seq).lastInsertRowid);
+    const archived = this.#archivedText.get(archivedId) as { noindex: number; title: string | null; text: string | null };
+    if (archived.noindex === 0 && (archived.title || archived.text)) this.#indexArchived.run(archivedId, archived.title ?? '', archived.text ?? '');
+    const current = this.#currentText.get(r.seq) as { noindex: number; title: string | null; text: string | null };
+    if (current.noindex === 0 && (current.title || current.text)) this.#unindexCurrent.run(r.seq, current.title ?? '', current.text ?? '');
+    this.#dropLinks.run(r.seq);
+    this.#dropRender.run(r.seq);
+    this.#dropRequisites.run(r.seq);
+    this.#replace.run(
+      p.status, p.httpVersion, p.statusText, JSON.stringify(p.headers), p.contentType, p.charset, p.body, p.bodyBytes, p.wireBytes,
+      p.title, p.text, p.terms, p.relevance, p.hot ? 1 : 0, p.judgedHot === null ? null : p.judgedHot ? 1 : 0, p.noindex ? 1 : 0, p.nofollow ? 1 : 0,
+      p.canonical, p.redirectTo, p.note, p.startedAt, p.responseMs, p.remoteAddress, p.requestHead, p.payload, p.simhash, p.bodyHash,
+      p.duplicateOf?.seq ?? null, p.duplicateOf?.kind ?? null, p.soft404 ? 1 : 0, p.fetchedAt, p.fetchedAt, r.seq,
+    );
+    if (!p.noindex && (p.title || p.text)) this.#indexCurrent.run(r.seq, p.title ?? '', p.text ?? '');
+    this.#insertRevisitRow(r);
+  }
+
+  #insertRevisitRow(r: NewRevisit): void {
+    this.#insertRevisit.run(
+      r.seq, r.version, r.outcome, r.status, r.httpVersion, r.statusText, JSON.stringify(r.headers), r.requestHead,
+      r.startedAt, r.fetchedAt, r.responseMs, r.wireBytes, r.remoteAddress,
+    );
+  }
+}
+
+function parseHeaders(json: string): [string, string][] {
+  const parsed = JSON.parse(json) as unknown;
+  return Array.isArray(parsed) ? (parsed as [string, string][]) : [];
+}
