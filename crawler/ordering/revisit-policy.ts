@@ -30,6 +30,8 @@ const SHRINK_REVISITS = 3;
 export const DEFAULT_CHANGES_PER_MS = 1 / (30 * 24 * 3600 * 1000);
 /** The chance a page changed although its sitemap's lastmod says not (lastmods are sometimes stale). */
 const STALE_LASTMOD_CHANCE = 0.05;
+/** The least chance a page changed: one that never changed yet may, and its value still orders it among its like. */
+const MIN_CHANGED_CHANCE = 1e-4;
 /** A page's weight when it is not on topic at all: it is still part of the collection. */
 const FLOOR_VALUE = 0.2;
 
@@ -72,7 +74,7 @@ export function pageChangeRate(page: RevisitFacts, pooled: number): number {
 export function changedChance(page: RevisitFacts, pooled: number, now: number): number {
   if (page.lastModified !== undefined) return page.lastModified > page.checkedAt ? 1 : STALE_LASTMOD_CHANCE;
   const elapsed = Math.max(0, now - page.checkedAt);
-  return 1 - Math.exp(-pageChangeRate(page, pooled) * elapsed);
+  return Math.max(MIN_CHANGED_CHANCE, 1 - Math.exp(-pageChangeRate(page, pooled) * elapsed));
 }
 
 /**

@@ -81,5 +81,6 @@ export function treeSite(pages: number, fanout: number): Handler {
 
 /** The request the crawler makes once per host to learn its soft 404 (engine.ts #probeSoft404): not a page. */
 export function isSoft404Probe(path: string): boolean {
-  return path.startsWith('/forager-probe-');
+  // At the root or in a folder: /forager-probe-…, /docs/forager-probe-…
+  return /(^|\/)forager-probe-[0-9a-f]+$/.test(path);
 }
