@@ -22,7 +22,9 @@ export class ProgressBar {
     const done = Math.min(1, s.fetched / this.#budget);
     const filled = Math.round(done * WIDTH);
     const bar = '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
-    const line = `${bar} ${s.fetched}/${this.#budget} pages  ${s.pagesPerSecond.toFixed(1)}/s  queued ${s.queued}  failed ${s.failed}  blocked ${s.robotsBlocked}${note ? `  ${note}` : ''}`;
+    const r = s.revisits;
+    const revisits = r === undefined ? '' : `  revisited ${r.notModified + r.identical + r.changed + r.gone} (${r.changed} changed, ${r.gone} gone)`;
+    const line = `${bar} ${s.fetched}/${this.#budget} pages${revisits}  ${s.pagesPerSecond.toFixed(1)}/s  queued ${s.queued}  failed ${s.failed}  blocked ${s.robotsBlocked}${note ? `  ${note}` : ''}`;
     // A pseudo-terminal with no size reports 0 columns: fall back to a usual width.
     this.#stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, (this.#stream.columns || 120) - 1))}`);
   }

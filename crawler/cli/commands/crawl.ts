@@ -94,7 +94,7 @@ export async function runEngine(
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const progress = !json && process.stderr.isTTY ? new ProgressBar(process.stderr, options.refresh?.maxFetches ?? settings.maxPages) : undefined;
+  const progress = !json && process.stderr.isTTY ? new ProgressBar(process.stderr, settings.maxPages) : undefined;
   progress?.start(() => engine.stats());
   let outcome: RunOutcome;
   try {
