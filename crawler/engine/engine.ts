@@ -975,6 +975,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#strategy.done(task.id);
       this.#countRevisit(revisit.outcome);
       if (revisit.changed !== undefined) {
+        // A changed sitemap's lastmods reorder the revisits still waiting.
+        for (const hint of revisit.changed.hints) this.#strategy.hinted(hint);
         if (revisit.changed.hot) this.#hotThisRun++;
         this.emit('page', { ...revisit.changed, url: task.url, depth: task.depth } satisfies PageEvent);
         this.#frontier.reprioritise();

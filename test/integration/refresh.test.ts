@@ -284,3 +284,37 @@ describe('forager crawl --revisit-after', () => {
     }
   });
 });
+
+describe("forager refresh: a sitemap's lastmod", () => {
+  it('revisits the sitemap first, then the pages it says changed since the last check', async () => {
+    const dir = tempDir();
+    const site = await startChangingSite();
+    try {
+      const paths = Array.from({ length: 10 }, (_, i) => `/doc${i}`);
+      const sitemap = (lastmods: (path: string) => string): string =>
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((path) => `<url><loc>${site.origin}${path}</loc><lastmod>${lastmods(path)}</lastmod></url>`).join('')}</urlset>`;
+      site.pages.set('/', { body: paths.map((path) => `<a href="${path}">${path}</a>`).join(' ') });
+      for (const path of paths) site.pages.set(path, { body: `<p>Notes on checkpoints, ${path}.</p>` });
+      site.pages.set('/sitemap.xml', { body: sitemap(() => '2026-01-01'), contentType: 'application/xml' });
+      // A polite wait, as any real crawl has: the sitemap's answer is read before the host's next turn.
+      const settings = testSettings([`${site.origin}/`], { query: 'checkpoints', delayMs: 300 });
+      const crawl = await crawlOnce(dir.dir, settings);
+      // Two pages change, and the sitemap says so.
+      for (const path of ['/doc4', '/doc8']) site.pages.set(path, { body: `<p>Notes on checkpoints, ${path}, revised.</p>` });
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      site.pages.set('/sitemap.xml', { body: sitemap((path) => (path === '/doc4' || path === '/doc8' ? tomorrow : '2026-01-01')), contentType: 'application/xml' });
+      site.log.length = 0;
+      const refresh = startRefresh(crawl.db, { maxFetches: 3 });
+      const outcome = await new CrawlEngine(crawl.db, settings, { refresh }).run();
+      finishRefresh(crawl.db, outcome);
+      const asked = site.log.filter((entry) => entry.path !== '/robots.txt').map((entry) => entry.path);
+      assert.deepEqual(asked[0], '/sitemap.xml', asked.join(', '));
+      assert.deepEqual(new Set(asked.slice(1)), new Set(['/doc4', '/doc8']), asked.join(', '));
+      for (const path of ['/doc4', '/doc8']) assert.equal(pageOf(crawl.db, `${site.origin}${path}`)?.version, 2);
+      crawl.db.close();
+    } finally {
+      await site.close();
+      dir.cleanup();
+    }
+  });
+});

@@ -10,6 +10,8 @@ export interface SitePage {
   etag?: string;
   /** Sent as Last-Modified, and a matching If-Modified-Since gets a 304. */
   lastModified?: string;
+  /** Served as it is with this Content-Type instead of an HTML page around `body` (a sitemap). */
+  contentType?: string;
 }
 
 /** A request as the site saw it, with the conditional headers it carried. */
@@ -70,6 +72,7 @@ export async function startChangingSite(): Promise<ChangingSite> {
       const dateMatches = page.etag === undefined && page.lastModified !== undefined && entry.ifModifiedSince === page.lastModified;
       if (etagMatches || dateMatches) return send(304, validators);
     }
+    if (page.contentType !== undefined) return send(200, { 'content-type': page.contentType, ...validators }, page.body);
     send(200, { 'content-type': 'text/html; charset=utf-8', ...validators }, document(path, page.body));
   };
   const site = await startTestSite({}, answer);
