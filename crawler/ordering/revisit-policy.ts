@@ -3,9 +3,12 @@
  * checked, weighed by how much it matters. A page's change rate comes from its own revisits
  * (Cho and Garcia-Molina, "Estimating frequency of change", ACM TOIT 2003: with n checks and X
  * of them finding a change, r = −ln((n − X + 0.5)/(n + 0.5)) changes per check interval; the
- * naive X/n is biased low when a page changes more than once between checks), shrunk towards
- * the collection's pooled rate while it has few revisits. A sitemap's lastmod overrides the
- * estimate when it says the page changed after our last check.
+ * naive X/n is biased low when a page changes more than once between checks), as evidence
+ * added to a prior of one change at the collection's pooled rate, so that a page no revisit
+ * found changed is asked again later rather than never (a point estimate of 0 starved such
+ * pages for good). A sitemap's lastmod overrides the estimate when it says whether the page
+ * changed after our last check. bench/refresh/policy-simulation.ts measures the order against
+ * the oldest-first round robin, random and an oracle that knows the true rates.
  */
 
 /** What the policy knows of one stored page. */
@@ -24,8 +27,8 @@ export interface RevisitFacts {
   lastModified?: number;
 }
 
-/** Revisits under which a page's own estimate is blended with the pooled rate. */
-const SHRINK_REVISITS = 3;
+/** The prior's weight, in changes at the pooled rate: one, so that a few revisits outweigh it. */
+const PRIOR_CHANGES = 1;
 /** The change rate assumed before any revisit says anything: once a month. */
 export const DEFAULT_CHANGES_PER_MS = 1 / (30 * 24 * 3600 * 1000);
 /** The chance a page changed although its sitemap's lastmod says not (lastmods are sometimes stale). */
@@ -62,12 +65,17 @@ export function pooledChangeRate(pages: Iterable<Pick<RevisitFacts, 'revisits' |
   return changeRate(checks, changes, spanMs) ?? DEFAULT_CHANGES_PER_MS;
 }
 
-/** The page's change rate: its own estimate, blended with the pooled rate while it has fewer than three revisits. */
+/**
+ * The page's change rate: the changes its revisits imply (the estimator's rate times the span
+ * they cover) added to one change's worth of prior at the pooled rate, over the span plus the
+ * prior's (a gamma prior's posterior mean). Never zero: no revisit proves a page static.
+ */
 export function pageChangeRate(page: RevisitFacts, pooled: number): number {
-  const own = changeRate(page.revisits, page.changes, page.checkedAt - page.firstFetchedAt);
-  if (own === undefined) return pooled;
-  const weight = Math.min(page.revisits, SHRINK_REVISITS) / SHRINK_REVISITS;
-  return weight * own + (1 - weight) * pooled;
+  // Without a revisit, nothing was watched: the span between the first fetch and the last check is the revisits'.
+  const spanMs = page.revisits > 0 ? Math.max(0, page.checkedAt - page.firstFetchedAt) : 0;
+  const implied = spanMs > 0 ? changesPerInterval(page.revisits, page.changes) * page.revisits : 0;
+  const priorSpanMs = PRIOR_CHANGES / pooled;
+  return (PRIOR_CHANGES + implied) / (priorSpanMs + spanMs);
 }
 
 /** The chance the page changed since its last check (a Poisson process at its change rate), or what its sitemap says. */
@@ -77,12 +85,16 @@ export function changedChance(page: RevisitFacts, pooled: number, now: number): 
   return Math.max(MIN_CHANGED_CHANCE, 1 - Math.exp(-pageChangeRate(page, pooled) * elapsed));
 }
 
+/** What a page is worth to revisit, 0.2 to 1: its graded verdict, an off-topic page still a fifth. */
+export function revisitValue(value: number): number {
+  return FLOOR_VALUE + (1 - FLOOR_VALUE) * Math.min(1, Math.max(0, value));
+}
+
 /**
  * A revisit's priority, on the ordering's scale (0 to 1, like a new URL's chance of being on
- * topic): the chance it changed times what it is worth, so that the budget goes to the changes
- * that matter.
+ * topic): the chance it changed times what it is worth, so that the budget goes to the
+ * changes that matter.
  */
 export function revisitPriority(page: RevisitFacts, pooled: number, now: number): number {
-  const value = FLOOR_VALUE + (1 - FLOOR_VALUE) * Math.min(1, Math.max(0, page.value));
-  return changedChance(page, pooled, now) * value;
+  return changedChance(page, pooled, now) * revisitValue(page.value);
 }

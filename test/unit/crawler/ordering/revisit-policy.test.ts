@@ -33,13 +33,17 @@ describe('Cho and Garcia-Molina change-rate estimate', () => {
     assert.ok(Math.abs(pooled - changeRate(10, 5, 10 * DAY)!) < 1e-18);
   });
 
-  it('blends a page with few revisits towards the pooled rate', () => {
+  it('adds the revisits to a prior of one change at the pooled rate, and never reaches zero', () => {
     const pooled = 1 / DAY;
     assert.equal(pageChangeRate(page({ revisits: 0, changes: 0 }), pooled), pooled);
     const one = pageChangeRate(page({ revisits: 1, changes: 0, checkedAt: DAY }), pooled);
-    assert.ok(one < pooled && one > 0, 'one unchanged revisit pulls the rate down, not to zero');
+    assert.ok(Math.abs(one - 1 / (2 * DAY)) < 1e-18, 'one unchanged day halves a once-a-day prior');
     const many = pageChangeRate(page({ revisits: 30, changes: 0, checkedAt: 30 * DAY }), pooled);
-    assert.equal(many, 0, 'thirty unchanged revisits: its own estimate alone');
+    assert.ok(many > 0 && many < pooled / 20, 'thirty unchanged revisits: rarely, but still');
+    // Ten daily revisits that all found a change: the estimator's bias-corrected count (more than ten) dominates the prior.
+    const slow = pooled / 30;
+    const busy = pageChangeRate(page({ revisits: 10, changes: 10, checkedAt: 10 * DAY }), slow);
+    assert.ok(busy > 20 * slow, `${busy * DAY} changes a day`);
   });
 });
 
