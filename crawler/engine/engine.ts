@@ -543,7 +543,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       skipped: n(UrlState.skipped),
       hosts: this.#frontier.hostCount,
       seenCacheHitRate: this.#admission.cache.hitRate,
-      pagesPerSecond: elapsedMs === 0 ? 0 : (this.#pagesThisRun * 1000) / elapsedMs,
+      // Revisits are fetches too: a refresh's rate is its revisits' and new pages'.
+      pagesPerSecond: elapsedMs === 0 ? 0 : ((this.#pagesThisRun + this.#revisitedThisRun()) * 1000) / elapsedMs,
       bytesFetched: this.#bytesThisRun,
       elapsedMs,
       rendered: this.#renderedAtStart + this.#renderedThisRun,
