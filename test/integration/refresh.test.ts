@@ -304,6 +304,7 @@ describe("forager refresh: a sitemap's lastmod", () => {
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       site.pages.set('/sitemap.xml', { body: sitemap((path) => (path === '/doc4' || path === '/doc8' ? tomorrow : '2026-01-01')), contentType: 'application/xml' });
       site.log.length = 0;
+      const arrivalsBefore = site.arrivals.length;
       const refresh = startRefresh(crawl.db, { maxFetches: 3 });
       const outcome = await new CrawlEngine(crawl.db, settings, { refresh }).run();
       finishRefresh(crawl.db, outcome);
@@ -311,6 +312,9 @@ describe("forager refresh: a sitemap's lastmod", () => {
       assert.deepEqual(asked[0], '/sitemap.xml', asked.join(', '));
       assert.deepEqual(new Set(asked.slice(1)), new Set(['/doc4', '/doc8']), asked.join(', '));
       for (const path of ['/doc4', '/doc8']) assert.equal(pageOf(crawl.db, `${site.origin}${path}`)?.version, 2);
+      // Politeness holds as in a crawl: one host, the delay between its requests (robots.txt's included).
+      const arrivals = site.arrivals.slice(arrivalsBefore);
+      for (let i = 1; i < arrivals.length; i++) assert.ok((arrivals[i] as number) - (arrivals[i - 1] as number) >= 290, `request ${i} came ${((arrivals[i] as number) - (arrivals[i - 1] as number)).toFixed(0)} ms after the one before`);
       crawl.db.close();
     } finally {
       await site.close();
