@@ -6,6 +6,11 @@ import type { Soft404Store } from '../store/soft404-store.ts';
  * of folders fall back on the nearest probed ancestor (and the root's own probe).
  */
 export const FOLDER_PROBES_PER_HOST = 16;
+/**
+ * A folder is probed when its third page is taken: a probe per folder would add half again
+ * to a site of small folders, and the folders that matter (a wiki's articles) hold many.
+ */
+export const PAGES_BEFORE_FOLDER_PROBE = 3;
 
 /** The folder of a URL's path: up to and including its last '/' ('/' for a page at the root). */
 export function folderOf(url: string): string {
@@ -15,7 +20,7 @@ export function folderOf(url: string): string {
 
 /**
  * Soft 404s learnt per folder. A host's root probe (hosts.soft404_*) misses a folder that
- * answers 200 for any name (a wiki's /wiki/, a catalogue's /item/): the first page taken from
+ * answers 200 for any name (a wiki's /wiki/, a catalogue's /item/): the third page taken from
  * such a folder first costs a probe of a random sibling name there, and the folder's answer
  * is what its pages are compared with. Folders below the cap's worth use their nearest probed
  * ancestor, then the host's root probe.
@@ -24,24 +29,39 @@ export class Soft404Folders {
   readonly #store: Soft404Store;
   /** host id → folder → the folder's signature (null: it answers a real 404). */
   readonly #folders = new Map<number, Map<string, Simhash | null>>();
+  /** host id → folder → pages taken from it this run, while it is not probed. */
+  readonly #taken = new Map<number, Map<string, number>>();
 
   constructor(store: Soft404Store) {
     this.#store = store;
     for (const row of store.all()) this.#hostFolders(row.hostId).set(row.folder, row.simhash === null ? null : simhashFromInt(row.simhash));
   }
 
-  /** The folder to probe before this URL is fetched, or undefined when its folder is known, is the root, or the host's probes are spent. */
+  /**
+   * A page of the URL's folder is taken: the folder to probe before it is fetched, or
+   * undefined when its folder is known, is the root, has had fewer pages taken than
+   * PAGES_BEFORE_FOLDER_PROBE, or the host's probes are spent. A page put back for the probe
+   * is counted again when taken again, which changes nothing: the folder is known by then.
+   */
   folderToProbe(hostId: number, url: string): string | undefined {
     const folder = folderOf(url);
     if (folder === '/') return undefined;
     const folders = this.#hostFolders(hostId);
     if (folders.has(folder) || folders.size >= FOLDER_PROBES_PER_HOST) return undefined;
-    return folder;
+    let taken = this.#taken.get(hostId);
+    if (taken === undefined) {
+      taken = new Map();
+      this.#taken.set(hostId, taken);
+    }
+    const count = (taken.get(folder) ?? 0) + 1;
+    taken.set(folder, count);
+    return count >= PAGES_BEFORE_FOLDER_PROBE ? folder : undefined;
   }
 
   /** Stores a folder's probe. */
   learnt(hostId: number, folder: string, signature: Simhash | null, simhashInt: bigint | null): void {
     this.#hostFolders(hostId).set(folder, signature);
+    this.#taken.get(hostId)?.delete(folder);
     this.#store.save(hostId, folder, simhashInt, Date.now());
   }
 

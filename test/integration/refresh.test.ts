@@ -37,7 +37,7 @@ function outcomesOf(db: Db, seq: number): string[] {
 
 /** Every page of the site: each kind of page a refresh must tell apart. */
 function fillSite(site: ChangingSite): void {
-  const links = ['/etag', '/dated', '/plain', '/changes', '/goes-404', '/goes-410', '/stubborn', '/later-disallowed', '/wiki/Write-ahead_log']
+  const links = ['/etag', '/dated', '/plain', '/changes', '/goes-404', '/goes-410', '/stubborn', '/later-disallowed', '/wiki/Write-ahead_log', '/wiki/Checkpoint', '/wiki/Log_sequence_number']
     .map((path) => `<a href="${path}">${path}</a>`)
     .join(' ');
   site.pages.set('/', { body: `<p>Index of write-ahead logging notes.</p>${links}` });
@@ -51,6 +51,9 @@ function fillSite(site: ChangingSite): void {
   site.ignoresConditionals.add('/stubborn');
   site.pages.set('/later-disallowed', { body: '<p>robots.txt will forbid this page.</p>', etag: '"robots-1"' });
   site.pages.set('/wiki/Write-ahead_log', { body: '<h1>Write-ahead log</h1><p>A write-ahead log records changes before they reach the data files, so recovery can replay them.</p>' });
+  // A folder of several articles: one probe there is worth its request.
+  site.pages.set('/wiki/Checkpoint', { body: '<h1>Checkpoint</h1><p>A checkpoint writes every dirty page to the data files, bounding the log a recovery must replay.</p>' });
+  site.pages.set('/wiki/Log_sequence_number', { body: '<h1>Log sequence number</h1><p>Each record of the write-ahead log has a log sequence number giving its place in the log.</p>' });
   site.softNotFoundFolders.add('/wiki/');
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FOLDER_PROBES_PER_HOST, folderOf, Soft404Folders } from '../../../../crawler/engine/soft404-folders.ts';
+import { FOLDER_PROBES_PER_HOST, folderOf, PAGES_BEFORE_FOLDER_PROBE, Soft404Folders } from '../../../../crawler/engine/soft404-folders.ts';
 import { simhashFromInt, simhashToInt } from '../../../../crawler/relevance/simhash.ts';
 import { openCollection } from '../../../../crawler/store/database.ts';
 import { Soft404Store } from '../../../../crawler/store/soft404-store.ts';
@@ -23,15 +23,19 @@ describe('soft 404s per folder', () => {
     assert.equal(folderOf('http://a/dir/'), '/dir/');
   });
 
-  it('asks to probe a folder once, never the root (the host probe covers it), and stops at the cap', () => {
+  it('asks to probe a folder once its third page is taken, never the root (the host probe covers it), and stops at the cap', () => {
     const { folders: f } = folders();
-    assert.equal(f.folderToProbe(1, 'http://a/page'), undefined);
+    assert.equal(PAGES_BEFORE_FOLDER_PROBE, 3);
+    for (let i = 0; i < 5; i++) assert.equal(f.folderToProbe(1, `http://a/page${i}`), undefined);
+    assert.equal(f.folderToProbe(1, 'http://a/wiki/A'), undefined, 'a folder of one page is not worth a probe');
+    assert.equal(f.folderToProbe(1, 'http://a/wiki/B'), undefined);
     assert.equal(f.folderToProbe(1, 'http://a/wiki/X'), '/wiki/');
     f.learnt(1, '/wiki/', WIKI, simhashToInt(WIKI));
     assert.equal(f.folderToProbe(1, 'http://a/wiki/Y'), undefined);
     for (let i = 1; i < FOLDER_PROBES_PER_HOST; i++) f.learnt(1, `/f${i}/`, null, null);
-    assert.equal(f.folderToProbe(1, 'http://a/another/page'), undefined, 'the host has spent its probes');
-    assert.equal(f.folderToProbe(2, 'http://b/another/page'), '/another/', 'another host has its own');
+    for (let i = 0; i < PAGES_BEFORE_FOLDER_PROBE; i++) assert.equal(f.folderToProbe(1, `http://a/another/page${i}`), undefined, 'the host has spent its probes');
+    const other = [0, 1, 2].map((i) => f.folderToProbe(2, `http://b/another/page${i}`));
+    assert.deepEqual(other, [undefined, undefined, '/another/'], 'another host has its own');
   });
 
   it("compares a page with its folder's answer, its nearest probed ancestor's, else the root's", () => {
