@@ -1,6 +1,7 @@
 import type { ExportPage } from '../library/export-selection.ts';
+import { versionFacts } from '../library/page-facts.ts';
 
-export const CSV_HEADER = 'url,title,relevance,hot,depth,fetchedAt\r\n';
+export const CSV_HEADER = 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone\r\n';
 
 /**
  * RFC 4180 quoting. A title that a spreadsheet would run as a formula (=, +, -, @ first)
@@ -13,5 +14,9 @@ function cell(value: string): string {
 
 export function csvLine(page: ExportPage): string {
   const relevance = page.relevance === null ? '' : page.relevance.toFixed(4);
-  return `${cell(page.url)},${cell(page.title ?? '')},${relevance},${page.hot ? 1 : 0},${page.depth},${new Date(page.fetchedAt).toISOString()}\r\n`;
+  const history = versionFacts(page);
+  return (
+    `${cell(page.url)},${cell(page.title ?? '')},${relevance},${page.hot ? 1 : 0},${page.depth},${new Date(page.fetchedAt).toISOString()},` +
+    `${history.versions},${history.lastChangedAt ?? ''},${history.gone ?? ''}\r\n`
+  );
 }

@@ -1,5 +1,5 @@
 import type { ExportPage } from '../library/export-selection.ts';
-import type { PageFacts } from '../library/page-facts.ts';
+import { versionFacts, type PageFacts } from '../library/page-facts.ts';
 
 /** One JSON object per line and page, for notebooks and pipelines. */
 export function jsonlLine(page: ExportPage, facts: PageFacts, query: string): string {
@@ -17,6 +17,7 @@ export function jsonlLine(page: ExportPage, facts: PageFacts, query: string): st
     status: page.status,
     contentType: page.contentType,
     outlinks: facts.outlinks(page.seq),
+    ...versionFacts(page),
   };
   return `${JSON.stringify(record)}\n`;
 }

@@ -32,6 +32,11 @@ export interface ImportSummary {
   query: string;
   /** Settings the archive asked for that were made safer (allowPrivate off, politeness and caps at this machine's defaults). */
   tightened: string[];
+  /**
+   * What the archive holds that the collection does not: responses for a URL besides the one
+   * imported as its page (earlier versions, an answer that found it gone), and revisit records.
+   */
+  skipped: { responses: number; revisits: number };
 }
 
 /** A response waiting for its request and metadata records, which may come on either side of it. */
@@ -74,6 +79,8 @@ export class CollectionBuilder {
   #pages = 0;
   #links = 0;
   #labelCount = 0;
+  #skippedResponses = 0;
+  #skippedRevisits = 0;
   #tightened: string[] = [];
   readonly #labels: LabelStore;
   readonly #verdicts: VerdictStore;
@@ -95,8 +102,10 @@ export class CollectionBuilder {
         this.#addRequest(record);
         return;
       case 'response':
-        await this.#flush();
-        this.#pending = { response: record, requestHead: this.#takeRequest(record.id), metadata: undefined };
+        await this.#addResponse(record);
+        return;
+      case 'revisit':
+        this.#skippedRevisits++;
         return;
       case 'metadata':
         if (this.#pending !== undefined && record.refersTo === this.#pending.response.id) {
@@ -111,7 +120,31 @@ export class CollectionBuilder {
     await this.#flush();
     const recording = this.#recording ?? this.#startRecording(undefined);
     await recording.parser.close();
-    return { pages: this.#pages, links: this.#links, labels: this.#labelCount, query: recording.settings.query, tightened: this.#tightened };
+    return {
+      pages: this.#pages,
+      links: this.#links,
+      labels: this.#labelCount,
+      query: recording.settings.query,
+      tightened: this.#tightened,
+      skipped: { responses: this.#skippedResponses, revisits: this.#skippedRevisits },
+    };
+  }
+
+  /**
+   * A collection keeps one page per URL, and an export writes a page's captures together: of
+   * the responses for one URL in a row, the one Forager's metadata record refers to (the
+   * page's latest version) is kept, else the latest by WARC-Date; the others are counted.
+   */
+  async #addResponse(record: WarcRecordData): Promise<void> {
+    const candidate: PendingPage = { response: record, requestHead: this.#takeRequest(record.id), metadata: undefined };
+    const pending = this.#pending;
+    if (pending === undefined || pending.response.targetUri !== record.targetUri) {
+      await this.#flush();
+      this.#pending = candidate;
+      return;
+    }
+    this.#skippedResponses++;
+    if (pending.metadata === undefined && captureTime(record) >= captureTime(pending.response)) this.#pending = candidate;
   }
 
   #addRequest(record: WarcRecordData): void {
@@ -190,6 +223,10 @@ export class CollectionBuilder {
     const startedAt = Date.parse(response.date ?? '');
     if (Number.isNaN(startedAt)) throw new ImportError(`the response record for ${target} has no valid WARC-Date`, { url: target });
     const task = this.#pageUrl(recording, canon.url, metadata?.depth ?? null);
+    if (task === undefined) {
+      this.#skippedResponses++;
+      return;
+    }
 
     const headers = headerMap(http.rawHeaders);
     const contentEncoding = headers['content-encoding'];
@@ -239,20 +276,31 @@ export class CollectionBuilder {
     this.#links += recorded.links;
   }
 
-  /** The page's URL row: the one its links or a redirect already made, or a new one; at the crawl's depth. */
-  #pageUrl(recording: Recording, url: string, depth: number | null): QueuedUrl {
+  /**
+   * The page's URL row: the one its links or a redirect already made, or a new one; at the
+   * crawl's depth. undefined when a page for the URL is stored already (a response for it that
+   * was not next to the first, such as a subresource the export wrote after the pages): the
+   * first stays.
+   */
+  #pageUrl(recording: Recording, url: string, depth: number | null): QueuedUrl | undefined {
     const { urls, hosts } = recording;
     const hostId = hosts.idFor(originOf(url));
     const fp = fingerprint(url);
     const id =
       urls.findIdByFingerprint(hostId, fp) ??
       urls.insert({ fp, url, hostId, depth: depth ?? 0, state: UrlState.queued, parentId: null, redirects: 0, reason: null });
-    if (this.#storedUrlIds.has(id)) throw new ImportError(`${this.#waczPath} holds two responses for ${url}; a collection keeps one page per URL`, { path: this.#waczPath, url });
+    if (this.#storedUrlIds.has(id)) return undefined;
     this.#storedUrlIds.add(id);
     const row = urls.get(id) as NonNullable<ReturnType<UrlStore['get']>>;
     if (depth !== null && depth !== row.depth) urls.setDepth(id, depth);
     return { id, url: row.url, hostId: row.hostId, depth: depth ?? row.depth, redirects: row.redirects, attempts: row.attempts, kind: row.kind };
   }
+}
+
+/** Epoch ms of a record's WARC-Date; an unreadable date sorts first. */
+function captureTime(record: WarcRecordData): number {
+  const time = Date.parse(record.date ?? '');
+  return Number.isNaN(time) ? -Infinity : time;
 }
 
 /** The exporter renames Transfer-Encoding (its payload is de-chunked); the collection keeps the header as received. */

@@ -44,6 +44,9 @@ function placeNew(tempPath: string, dbPath: string): void {
  *   resume fetches each host's robots.txt before any page, which blocks them again.
  * - The export holds 2xx pages only, so redirects and error pages of the crawl, and the
  *   URLs that failed, are not in the collection (failed ones are queued again).
+ * - A collection keeps one page per URL: of a page's versions it gets the latest (the response
+ *   its metadata record refers to), as a page fetched once; earlier versions, answers that
+ *   found a page gone, and revisit records are counted in `skipped`, not imported.
  * - Fractions of a millisecond in fetched_at are lost (the export writes ISO dates); labels
  *   get the import's time as labelled_at; the runs table starts empty.
  * - A WACZ whose warcinfo has neither x-forager-settings nor x-forager-query was not written

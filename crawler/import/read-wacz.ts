@@ -9,8 +9,8 @@ import { ImportError } from './import-error.ts';
 
 /** One record is held in memory at a time; a page's payload is bounded by the crawl's body limit (10 MiB by default). */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
-/** The record types import reads; the others are skipped without reading their blocks. */
-const WANTED_TYPES: ReadonlySet<string> = new Set(['warcinfo', 'request', 'response', 'metadata']);
+/** The record types import reads (a revisit only to be counted: its block is a head); the others are skipped without reading their blocks. */
+const WANTED_TYPES: ReadonlySet<string> = new Set(['warcinfo', 'request', 'response', 'metadata', 'revisit']);
 
 /** One WARC record: the headers import uses and the content block. */
 export interface WarcRecordData {

@@ -1,4 +1,4 @@
-import { hasDuplicateColumns } from '../store/stored-body.ts';
+import { hasDuplicateColumns, hasVersions } from '../store/stored-body.ts';
 import type { ExportFilter } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { toFtsQuery } from './search.ts';
@@ -22,7 +22,12 @@ export interface ExportPage {
   depth: number;
   status: number;
   contentType: string | null;
+  /** When the latest version was fetched. */
   fetchedAt: number;
+  /** Versions stored (1 until a revisit finds the page changed); the latest is this row. */
+  version: number;
+  /** When a revisit found the page gone (404, 410, a soft 404); null while it is there. */
+  goneAt: number | null;
 }
 
 interface SelectionSql {
@@ -71,9 +76,11 @@ const BATCH = 256;
  */
 export function* selectedPages(db: ReadonlyDb, filter: ExportFilter): Generator<ExportPage> {
   const sql = selectionSql(db, filter);
+  // A collection older than revisits (read as it is) holds one version of each page.
+  const history = hasVersions(db) ? 'p.version, p.gone_at AS goneAt' : '1 AS version, NULL AS goneAt';
   const batch = db.prepare(
     `SELECT p.seq, p.url_id AS urlId, u.url, p.title, p.text, p.relevance, p.hot, l.relevant AS label, u.depth, p.status,
-            p.content_type AS contentType, p.fetched_at AS fetchedAt
+            p.content_type AS contentType, p.fetched_at AS fetchedAt, ${history}
      ${FROM} WHERE ${sql.where} AND p.seq > ? ORDER BY p.seq LIMIT ${BATCH}`,
   );
   let after = 0;

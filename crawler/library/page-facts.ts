@@ -6,6 +6,23 @@ export interface Outlink {
   anchor: string;
 }
 
+/** A page's history as lines of JSONL and CSV give it. */
+export interface VersionFacts {
+  versions: number;
+  /** ISO 8601: when the latest version was fetched, if a revisit ever found the page changed; else null. */
+  lastChangedAt: string | null;
+  /** ISO 8601: when a revisit found the page gone; null while it is there. */
+  gone: string | null;
+}
+
+export function versionFacts(page: ExportPage): VersionFacts {
+  return {
+    versions: page.version,
+    lastChangedAt: page.version > 1 ? new Date(page.fetchedAt).toISOString() : null,
+    gone: page.goneAt === null ? null : new Date(page.goneAt).toISOString(),
+  };
+}
+
 /** Per-page facts that live in other tables: outlinks with anchors, and where a redirect chain began. */
 export class PageFacts {
   readonly #outlinks;

@@ -24,6 +24,7 @@ import { UrlState } from '../../crawler/store/url-state.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
 import { startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
 import { TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
+import { buildVersionedCollection, type VersionedCollection } from '../support/versioned-collection.ts';
 
 // ---------------------------------------------------------------------------------------
 // Comparing a crawled collection with the one imported from its WACZ export.
@@ -108,6 +109,14 @@ function assertSettingsCarriedSafely(original: CrawlSettings, imported: CrawlSet
   }
 }
 
+/** Runs importCommand in a child process: the test runner's own messages share this process's stdout. */
+function runImportCommand(args: string[]): { code: number | null; out: string; err: string } {
+  const script = `import { importCommand } from ${JSON.stringify(new URL('../../crawler/cli/commands/import.ts', import.meta.url).href)};
+process.exitCode = await importCommand(${JSON.stringify(args)});`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  return { code: child.status, out: child.stdout, err: child.stderr };
+}
+
 // ---------------------------------------------------------------------------------------
 
 describe('import of a crawl exported as WACZ (the topic site)', () => {
@@ -187,6 +196,63 @@ describe('import of a crawl exported as WACZ (the topic site)', () => {
     const asked = site.requests.slice(requestsBefore);
     assert.ok(asked.includes('/robots.txt'));
     assert.deepEqual(asked.filter((path) => fetchedBefore.has(path)), [], 'no imported page is fetched again');
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+
+describe('import of a WACZ with page versions and revisits (a crawl and two refreshes)', () => {
+  const tmp = tempDir('forager-import-versions-');
+  let collection: VersionedCollection;
+  let original: ReadonlyDb;
+  let imported: ReadonlyDb;
+  let summary: ImportSummary;
+  let waczPath: string;
+
+  before(async () => {
+    collection = await buildVersionedCollection(tmp.dir);
+    original = openCollection(collection.dbPath, { create: false, readonly: true });
+    waczPath = join(tmp.dir, 'versions.wacz');
+    await exportWacz(original, {}, waczPath);
+    summary = await importWacz(waczPath, join(tmp.dir, 'imported.db'));
+    imported = openCollection(join(tmp.dir, 'imported.db'), { create: false, readonly: true });
+  });
+
+  after(async () => {
+    imported?.close();
+    original?.close();
+    collection?.db.close();
+    await collection?.site.close();
+    tmp.cleanup();
+  });
+
+  test('each page comes back as its latest version, as the crawl stored it', () => {
+    const changed = original.prepare('SELECT count(*) FROM pages WHERE version > 1 AND status BETWEEN 200 AND 299').pluck().get() as number;
+    assert.ok(changed >= 2, 'the archive holds pages with several versions');
+    assertSameCollection(original, imported, summary);
+    const etag = pageRow(imported, collection.url('/etag'));
+    assert.match(gunzipSync(etag.body as Buffer).toString('utf8'), /and now the log too/, 'the second version, not the first');
+  });
+
+  test('says what it did not import: the other responses and the revisits, counted', () => {
+    const count = (sql: string): number => original.prepare(sql).pluck().get() as number;
+    const exported = 'SELECT seq FROM pages WHERE status BETWEEN 200 AND 299';
+    const earlier = count(`SELECT count(*) FROM page_versions WHERE page_seq IN (${exported})`);
+    const gone = count(`SELECT count(*) FROM revisits WHERE outcome = 'gone' AND page_seq IN (${exported})`);
+    const revisits = count(`SELECT count(*) FROM revisits WHERE outcome IN ('not-modified', 'identical') AND page_seq IN (${exported})`);
+    assert.ok(earlier > 0 && gone > 0 && revisits > 0);
+    assert.deepEqual(summary.skipped, { responses: earlier + gone, revisits });
+  });
+
+  test('the command notes them', () => {
+    const dbPath = join(tmp.dir, 'by-command.db');
+    const { code, out, err } = runImportCommand(['--wacz', waczPath, '--db', dbPath]);
+    assert.equal(code, 0);
+    assert.match(out, new RegExp(`^imported ${summary.pages} pages `));
+    assert.ok(
+      err.includes(`forager: note: ${summary.skipped.responses} other responses and ${summary.skipped.revisits} revisits of the archive's pages were not imported: a collection keeps the latest version of each page\n`),
+      err,
+    );
   });
 });
 
@@ -433,7 +499,7 @@ describe('import of a hand-made Forager WACZ', () => {
 
   test('counts pages, links and labels', () => {
     // testSettings crawls loopback without politeness: an archive may not ask for that.
-    assert.deepEqual(summary, { pages: 3, links: 3, labels: 1, query: HAND_QUERY, tightened: ['delayMs', 'delayFactor'] });
+    assert.deepEqual(summary, { pages: 3, links: 3, labels: 1, query: HAND_QUERY, tightened: ['delayMs', 'delayFactor'], skipped: { responses: 0, revisits: 0 } });
   });
 
   test('a content-encoded page: payload as received, decoded body, headers byte for byte, the request as sent', () => {
@@ -600,12 +666,9 @@ describe('forager import (the command)', () => {
   before(() => handWacz(waczPath));
   after(() => tmp.cleanup());
 
-  /** Runs importCommand in a child process: the test runner's own messages share this process's stdout. */
   function runImport(args: string[]): { code: number | null; out: string } {
-    const script = `import { importCommand } from ${JSON.stringify(new URL('../../crawler/cli/commands/import.ts', import.meta.url).href)};
-process.exitCode = await importCommand(${JSON.stringify(args)});`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-    return { code: child.status, out: child.stdout };
+    const { code, out } = runImportCommand(args);
+    return { code, out };
   }
 
   test('prints one line naming the counts, the query and the new collection', () => {
@@ -620,7 +683,7 @@ process.exitCode = await importCommand(${JSON.stringify(args)});`;
     const dbPath = join(tmp.dir, 'json.db');
     const { code, out } = runImport(['--wacz', waczPath, '--db', dbPath, '--json']);
     assert.equal(code, 0);
-    assert.deepEqual(JSON.parse(out), { pages: 3, links: 3, labels: 1, query: HAND_QUERY, tightened: ['delayMs', 'delayFactor'], db: dbPath });
+    assert.deepEqual(JSON.parse(out), { pages: 3, links: 3, labels: 1, query: HAND_QUERY, tightened: ['delayMs', 'delayFactor'], skipped: { responses: 0, revisits: 0 }, db: dbPath });
   });
 
   test('a missing option is a usage error', async () => {

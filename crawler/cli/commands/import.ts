@@ -12,6 +12,12 @@ export async function importCommand(argv: string[]): Promise<number> {
       ? `${JSON.stringify({ ...summary, db: dbPath })}\n`
       : `imported ${summary.pages} pages (${summary.links} links, ${summary.labels} labels) for the query "${summary.query}" into ${dbPath}\n`,
   );
+  const { responses, revisits } = summary.skipped;
+  if (responses + revisits > 0 && !values.json) {
+    process.stderr.write(
+      `forager: note: ${responses} other ${responses === 1 ? 'response' : 'responses'} and ${revisits} ${revisits === 1 ? 'revisit' : 'revisits'} of the archive's pages were not imported: a collection keeps the latest version of each page\n`,
+    );
+  }
   if (summary.tightened.length > 0 && !values.json) {
     process.stderr.write(
       `forager: note: the archive's ${summary.tightened.join(', ')} ${summary.tightened.length === 1 ? 'was' : 'were'} made safer: an archive cannot allow private addresses, lower politeness or raise size caps${summary.tightened.includes('allowPrivate') ? ` (to crawl private addresses from it, run forager resume --db ${dbPath} --allow-private)` : ''}\n`,

@@ -37,8 +37,8 @@ export interface CdxjEntry {
   /** The response's Content-Type without parameters; null when it had none. */
   mime: string | null;
   status: number;
-  /** The WARC-Payload-Digest, `sha256:<hex>`. */
-  payloadDigest: string;
+  /** The WARC-Payload-Digest, `sha256:<hex>`; null when the record has none (a server-not-modified revisit). */
+  payloadDigest: string | null;
   /** Where the response record's gzip member starts in the WARC, and its length. */
   offset: number;
   length: number;
@@ -48,14 +48,16 @@ export interface CdxjEntry {
 
 /**
  * One line as warcio.js's `cdx-index` writes it (and ReplayWeb.page reads it): status,
- * length and offset as strings, the digest without its algorithm prefix.
+ * length and offset as strings, the digest without its algorithm prefix, and no digest when
+ * the record has none.
  */
 export function cdxjLine(entry: CdxjEntry): string {
+  const { payloadDigest } = entry;
   const json = {
     url: entry.url,
     mime: entry.mime,
     status: String(entry.status),
-    digest: entry.payloadDigest.slice(entry.payloadDigest.indexOf(':') + 1),
+    ...(payloadDigest !== null && { digest: payloadDigest.slice(payloadDigest.indexOf(':') + 1) }),
     length: String(entry.length),
     offset: String(entry.offset),
     filename: entry.filename,

@@ -70,7 +70,7 @@ export async function exportWacz(db: ReadonlyDb, filter: ExportFilter, path: str
       mainPage.consider(page.url, written.capturedAt);
       await pageList.write(pageLine(written));
     };
-    // Subresources and rendered DOMs are indexed too, so that a replay finds a page's scripts and styles.
+    // Every other capture is indexed too: earlier versions and revisits put each on the page's timeline, subresources and rendered DOMs let a replay find a page's scripts and styles.
     const onCapture = (capture: WrittenCapture): void => {
       index.push(cdxjLine({ url: capture.url, date: capture.capturedAt, mime: capture.mime, status: capture.status, payloadDigest: capture.payloadDigest, offset: capture.offset, length: capture.length, filename: WARC_NAME }));
     };

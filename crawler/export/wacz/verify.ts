@@ -12,6 +12,7 @@ import { crc32 } from 'node:zlib';
 import { openPromise, type Entry, type ZipFile } from 'yauzl';
 import { DATAPACKAGE_PATH, DIGEST_PATH, PAGES_FORMAT, PAGES_PATH } from './package.ts';
 import { checkWarc, type IndexedRecord } from './verify-warc.ts';
+import { REVISIT_MIME } from '../warc/records.ts';
 
 export interface WaczCheck {
   ok: boolean;
@@ -19,9 +20,10 @@ export interface WaczCheck {
   errors: string[];
   /** The zip's entry names, in order. */
   entries: string[];
-  /** WARC records read, and how many of them are responses. */
+  /** WARC records read, and how many of them are responses and revisits. */
   records: number;
   responses: number;
+  revisits: number;
   indexLines: number;
   pages: number;
 }
@@ -117,7 +119,7 @@ function parseJson(bytes: Buffer, name: string, errors: Errors): unknown {
 
 export async function verifyWacz(path: string): Promise<WaczCheck> {
   const errors = new Errors();
-  const check: WaczCheck = { ok: false, errors: [], entries: [], records: 0, responses: 0, indexLines: 0, pages: 0 };
+  const check: WaczCheck = { ok: false, errors: [], entries: [], records: 0, responses: 0, revisits: 0, indexLines: 0, pages: 0 };
   let zip: ZipFile;
   try {
     zip = await openPromise(path, { autoClose: false, strictFileNames: true });
@@ -170,6 +172,7 @@ async function checkContents(zip: ZipFile, entries: Map<string, Entry>, errors: 
       const warc = await checkWarc(chunks, entry.fileName, (m) => errors.add(m));
       check.records += warc.records;
       check.responses += warc.responses;
+      check.revisits += warc.revisits;
       records.set(name, warc.capturesByOffset);
     } catch (err) {
       errors.add(`${entry.fileName} cannot be read as WARC: ${message(err)}`);
@@ -256,14 +259,16 @@ async function checkIndex(
       errors.add(`${where}: not a CDXJ line (<key> <timestamp> <json>)`);
       return;
     }
-    const { url, offset, length, filename, digest } = parsed as { url?: unknown; offset?: unknown; length?: unknown; filename?: unknown; digest?: unknown };
+    const { url, offset, length, filename, digest, mime } = parsed as { url?: unknown; offset?: unknown; length?: unknown; filename?: unknown; digest?: unknown; mime?: unknown };
     const warc = records.get(String(filename));
     const record = warc?.get(Number(offset));
     if (warc === undefined) errors.add(`${where}: names ${String(filename)}, which is not a WARC in archive/`);
-    else if (record === undefined) errors.add(`${where}: offset ${String(offset)} is not the start of a response or resource record in ${String(filename)}`);
+    else if (record === undefined) errors.add(`${where}: offset ${String(offset)} is not the start of a response, revisit or resource record in ${String(filename)}`);
     else if (record.length !== Number(length)) errors.add(`${where}: length ${String(length)} but the record at ${String(offset)} is ${record.length} bytes`);
     else if (record.url !== url) errors.add(`${where}: ${String(url)} but the record at ${String(offset)} is for ${record.url}`);
-    else if (digest !== undefined && digest !== record.digest) errors.add(`${where}: digest ${String(digest)} but the record's payload digest is ${record.digest}`);
+    else if (digest !== undefined && digest !== record.digest) errors.add(`${where}: digest ${String(digest)} but the record's payload digest is ${record.digest === '' ? 'absent' : record.digest}`);
+    // Replay tools resolve a line as a revisit by its mime alone.
+    else if ((mime === REVISIT_MIME) !== (record.type === 'revisit')) errors.add(`${where}: mime ${String(mime)} but the record at ${String(offset)} is a ${record.type} record`);
     else indexedUrls.add(record.url);
   });
 }

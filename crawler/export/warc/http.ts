@@ -17,7 +17,7 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
 export const ORIGINAL_TRANSFER_ENCODING = 'X-Forager-Transfer-Encoding';
 
 /** Status line, headers as received (Transfer-Encoding renamed), and the empty line. */
-export function responseHead(row: ArchiveRow, status: number): Buffer {
+export function responseHead(row: Pick<ArchiveRow, 'httpVersion' | 'statusText' | 'headers'>, status: number): Buffer {
   let head = `HTTP/${row.httpVersion ?? '1.1'} ${status} ${row.statusText ?? ''}\r\n`;
   for (const [name, value] of row.headers) {
     head += `${name.toLowerCase() === 'transfer-encoding' ? ORIGINAL_TRANSFER_ENCODING : name}: ${value}\r\n`;
@@ -26,7 +26,7 @@ export function responseHead(row: ArchiveRow, status: number): Buffer {
 }
 
 /** The request as sent, or for older pages the request the crawler would have sent. */
-export function requestHead(row: ArchiveRow, url: string, userAgent: string): Buffer {
+export function requestHead(row: Pick<ArchiveRow, 'requestHead'>, url: string, userAgent: string): Buffer {
   return Buffer.from(`${row.requestHead ?? rebuiltRequest(url, userAgent)}\r\n`, 'latin1');
 }
 

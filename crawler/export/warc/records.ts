@@ -69,7 +69,8 @@ export interface RecordBase {
   warcinfoId: string;
 }
 
-function newRecord(base: RecordBase, type: string, contentType: string, extra: [string, string][], block: Uint8Array[], payloadDigest: string): WARCRecord {
+/** `payloadDigest` null: the record has no payload of its own to digest (a server-not-modified revisit). */
+function newRecord(base: RecordBase, type: string, contentType: string, extra: [string, string][], block: Uint8Array[], payloadDigest: string | null): WARCRecord {
   const warcHeaders: [string, string][] = [
     ['WARC-Type', type],
     ['WARC-Record-ID', base.id],
@@ -78,7 +79,7 @@ function newRecord(base: RecordBase, type: string, contentType: string, extra: [
     ['Content-Type', contentType],
     ...extra,
     ['WARC-Warcinfo-ID', base.warcinfoId],
-    ['WARC-Payload-Digest', payloadDigest],
+    ...(payloadDigest === null ? [] : [['WARC-Payload-Digest', payloadDigest] as [string, string]]),
     ['WARC-Block-Digest', sha256Digest(...block)],
   ];
   // No `type` option: warcio would then add an HTTP head of its own; ours is in the block.
@@ -102,6 +103,52 @@ export function responseRecord(base: RecordBase, parts: ResponseParts): WARCReco
   if (parts.ipAddress !== null) extra.push(['WARC-IP-Address', parts.ipAddress]);
   if (parts.truncated) extra.push(['WARC-Truncated', 'unspecified']);
   return newRecord(base, 'response', 'application/http; msgtype=response', extra, [parts.head, parts.payload], parts.payloadDigest);
+}
+
+/** WARC 1.1 §6.7.2 and §6.7.3. */
+export const REVISIT_PROFILES = {
+  'identical-payload-digest': 'http://netpreserve.org/warc/1.1/revisit/identical-payload-digest',
+  'server-not-modified': 'http://netpreserve.org/warc/1.1/revisit/server-not-modified',
+} as const;
+
+export type RevisitProfile = keyof typeof REVISIT_PROFILES;
+
+/** The mime type an index gives a revisit record, as pywb and warcio.js index them. */
+export const REVISIT_MIME = 'warc/revisit';
+
+/** The response record a revisit repeats: replay tools find it by URI and date. */
+export interface RevisitTarget {
+  id: string;
+  url: string;
+  date: string;
+  payloadDigest: string;
+}
+
+export interface RevisitParts {
+  /** The revisit's own response head (its status line and headers), with no payload. */
+  head: Buffer;
+  profile: RevisitProfile;
+  refersTo: RevisitTarget;
+  ipAddress: string | null;
+}
+
+/**
+ * A revisit record: the head the server answered, and where the payload it stands for is.
+ * identical-payload-digest carries the repeated response's payload digest (the payload is
+ * left out, so WARC-Truncated says `length`); server-not-modified carries none, a 304 having
+ * no payload to compare.
+ */
+export function revisitRecord(base: RecordBase, parts: RevisitParts): WARCRecord {
+  const identical = parts.profile === 'identical-payload-digest';
+  const extra: [string, string][] = [
+    ['WARC-Profile', REVISIT_PROFILES[parts.profile]],
+    ['WARC-Refers-To', parts.refersTo.id],
+    ['WARC-Refers-To-Target-URI', parts.refersTo.url],
+    ['WARC-Refers-To-Date', parts.refersTo.date],
+  ];
+  if (parts.ipAddress !== null) extra.push(['WARC-IP-Address', parts.ipAddress]);
+  if (identical) extra.push(['WARC-Truncated', 'length']);
+  return newRecord(base, 'revisit', 'application/http; msgtype=response', extra, [parts.head], identical ? parts.refersTo.payloadDigest : null);
 }
 
 /** A record of something Forager made rather than received: a page's DOM after its scripts ran. */

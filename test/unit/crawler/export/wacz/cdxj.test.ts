@@ -52,6 +52,20 @@ describe('export: CDXJ lines', () => {
     );
   });
 
+  it('writes a revisit without a payload digest with no digest, as warcio.js indexes it', () => {
+    const line = cdxjLine({
+      url: 'https://example.com/',
+      date: Date.UTC(2026, 0, 2, 3, 4, 5),
+      mime: 'warc/revisit',
+      status: 200,
+      payloadDigest: null,
+      offset: 10,
+      length: 20,
+      filename: 'data.warc.gz',
+    });
+    assert.equal(line, 'com,example)/ 20260102030405 {"url":"https://example.com/","mime":"warc/revisit","status":"200","length":"20","offset":"10","filename":"data.warc.gz"}');
+  });
+
   it('takes the MIME type from a Content-Type value', () => {
     assert.equal(indexMime('text/html; charset=utf-8'), 'text/html');
     assert.equal(indexMime(' application/pdf '), 'application/pdf');
