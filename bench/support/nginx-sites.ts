@@ -4,7 +4,7 @@
  * Everything nginx writes (config, pid, logs, temp files) lives in one temp dir.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, lstatSync, mkdtempSync, openSync, readFileSync, readlinkSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,11 +29,77 @@ export interface ServedSite {
 
 export interface RunningSites {
   sites: ServedSite[];
+  /** nginx's access log: combined lines, or transfer lines with `transferLog`. */
+  accessLog: string;
   stop(): Promise<void>;
 }
 
 const READY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
+const LOG_SETTLE_MS = 50;
+
+export interface SitesOptions {
+  /**
+   * Log what each response cost rather than combined lines, unbuffered, so that a benchmark
+   * can read the log between runs (transferLogReader).
+   */
+  transferLog?: boolean;
+}
+
+/** What nginx wrote, summed over transfer log lines. */
+export interface TransferTraffic {
+  requests: number;
+  /** $bytes_sent: status lines, headers and bodies. */
+  bytes: number;
+  /** $body_bytes_sent: bodies alone, as sent (gzipped when nginx gzipped them). */
+  bodyBytes: number;
+  byStatus: Record<string, number>;
+  bytesByStatus: Record<string, number>;
+}
+
+/**
+ * Returns a function that sums the transfer log's lines written since it was last called.
+ * nginx logs a request once it has handed the response to the kernel, which can be just after
+ * the client read it, so each call first waits for the log to stop growing.
+ */
+export function transferLogReader(path: string): () => Promise<TransferTraffic> {
+  let offset = 0;
+  return async () => {
+    let size = statSync(path).size;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, LOG_SETTLE_MS));
+      const now = statSync(path).size;
+      if (now === size) break;
+      size = now;
+    }
+    const chunk = Buffer.alloc(size - offset);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, chunk, 0, chunk.length, offset);
+    } finally {
+      closeSync(fd);
+    }
+    // A line nginx is still writing is left for the next call.
+    const end = chunk.lastIndexOf(0x0a) + 1;
+    offset += end;
+    const traffic: TransferTraffic = { requests: 0, bytes: 0, bodyBytes: 0, byStatus: {}, bytesByStatus: {} };
+    for (const line of chunk.subarray(0, end).toString('latin1').split('\n')) {
+      if (line === '') continue;
+      const [status, bytesSent, bodyBytesSent] = line.split(' ');
+      const bytes = Number(bytesSent);
+      const bodyBytes = Number(bodyBytesSent);
+      if (status === undefined || !Number.isInteger(bytes) || !Number.isInteger(bodyBytes)) {
+        throw new ForagerError('BENCH_SETUP', `${path}: not a transfer log line: ${line}`, { path, line });
+      }
+      traffic.requests++;
+      traffic.bytes += bytes;
+      traffic.bodyBytes += bodyBytes;
+      traffic.byStatus[status] = (traffic.byStatus[status] ?? 0) + 1;
+      traffic.bytesByStatus[status] = (traffic.bytesByStatus[status] ?? 0) + bytes;
+    }
+    return traffic;
+  };
+}
 
 /**
  * The page a visitor lands on. When index.html is a symlink to a sibling page (git-doc's
@@ -78,7 +144,7 @@ function nginxQuote(value: string): string {
   return `"${value.replace(/["\\]/g, '\\$&')}"`;
 }
 
-function renderConfig(dir: string, sites: { name: string; root: string; port: number }[]): string {
+function renderConfig(dir: string, sites: { name: string; root: string; port: number }[], options: SitesOptions): string {
   const servers = sites
     .map(
       (site) => `
@@ -128,7 +194,10 @@ http {
     default_type application/octet-stream;
     charset utf-8;
 
-    access_log ${nginxQuote(join(dir, 'access.log'))} combined buffer=64k flush=1s;
+    # Read by transferLogReader. $bytes_sent counts the status line and headers too,
+    # $body_bytes_sent the body alone; the URI, last, may hold spaces.
+    log_format transfer '$status $bytes_sent $body_bytes_sent $request_method $request_uri';
+    access_log ${nginxQuote(join(dir, 'access.log'))} ${options.transferLog === true ? 'transfer' : 'combined buffer=64k flush=1s'};
 
     sendfile on;
     tcp_nopush on;
@@ -183,7 +252,7 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
  * Starts one nginx master serving every site on its own loopback port. The returned
  * stop() must be awaited; should the process die first, exit handlers still kill nginx.
  */
-export async function startSites(specs: SiteSpec[]): Promise<RunningSites> {
+export async function startSites(specs: SiteSpec[], options: SitesOptions = {}): Promise<RunningSites> {
   if (!existsSync(NGINX_BINARY)) {
     throw new ForagerError('BENCH_SETUP', `${NGINX_BINARY} not found`, { binary: NGINX_BINARY });
   }
@@ -196,7 +265,7 @@ export async function startSites(specs: SiteSpec[]): Promise<RunningSites> {
   // Workers drop to an unprivileged user when we run as root and must reach their temp dirs.
   chmodSync(dir, 0o755);
   const configPath = join(dir, 'nginx.conf');
-  writeFileSync(configPath, renderConfig(dir, resolved));
+  writeFileSync(configPath, renderConfig(dir, resolved, options));
 
   const child = spawn(NGINX_BINARY, ['-p', dir, '-c', configPath, '-e', join(dir, 'error.log')], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -261,5 +330,5 @@ export async function startSites(specs: SiteSpec[]): Promise<RunningSites> {
     throw error;
   }
 
-  return { sites, stop };
+  return { sites, accessLog: join(dir, 'access.log'), stop };
 }

@@ -50,7 +50,7 @@ const SMOKES: Record<string, SmokeEntry> = {
   'bench:soak': { args: ['--smoke'], needs: [], peer: null },
   'bench:render': { args: ['--smoke'], needs: [HEADLESS_SHELL], peer: 'Crawlee PlaywrightCrawler' },
   'bench:cluster': { args: ['--smoke'], needs: [REDIS_SERVER], peer: 'forager crawl' },
-  'bench:refresh': { args: ['--smoke'], needs: [], peer: 'forager crawl (fresh)' },
+  'bench:refresh': { args: ['--smoke'], needs: [NGINX, SQLITE_DOC], peer: 'forager crawl (fresh)' },
 };
 
 const scripts = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;
