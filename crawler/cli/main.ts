@@ -10,7 +10,7 @@ import { importCommand } from './commands/import.ts';
 import { labCommand } from './commands/lab.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { REFRESH_USAGE, refreshCommand } from './commands/refresh.ts';
-import { pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
+import { PAGES_USAGE, SEARCH_USAGE, WHEN_USAGE, pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { strategyNames } from '../ordering/registry.ts';
 
@@ -43,8 +43,9 @@ const USAGE = `usage: forager <command> [options]
   ${REFRESH_USAGE}
           revisit stored pages (conditional requests), keep versions, mark pages gone
   stats   --db FILE [--json]
-  pages   --db FILE [--json]
-  search  --db FILE [--json] [--limit N] WORDS…
+  ${PAGES_USAGE}
+          ${WHEN_USAGE}
+  ${SEARCH_USAGE}
   label   --db FILE --url URL --relevant|--irrelevant|--clear
   explain --db FILE [--json] URL
   lab     --db FILE [--strategies ${strategyNames().join(',')}] [--hot SPEC|G]

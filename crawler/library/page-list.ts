@@ -1,4 +1,5 @@
 import type { ReadonlyDb } from '../store/database.ts';
+import { isoOrNull, versionColumnsSql, versionFilterSql, type VersionFilter } from './version-columns.ts';
 
 export interface PageSummary {
   seq: number;
@@ -7,17 +8,41 @@ export interface PageSummary {
   depth: number;
   title: string | null;
   contentType: string | null;
+  /** When the latest version was fetched. */
   fetchedAt: string;
   note: string | null;
+  /** Versions stored: 1 until a revisit finds the page changed. */
+  version: number;
+  firstFetchedAt: string;
+  /** When a revisit last found it changed, or null while it has one version. */
+  lastChangedAt: string | null;
+  /** Since when a revisit finds it gone, or null. */
+  goneAt: string | null;
 }
 
-/** Fetched pages in fetch order, streamed so that a large collection is never held in memory. */
-export function* listPages(db: ReadonlyDb): Generator<PageSummary> {
+interface RawSummary extends Omit<PageSummary, 'fetchedAt' | 'firstFetchedAt' | 'lastChangedAt' | 'goneAt'> {
+  fetchedAt: number;
+  firstFetchedAt: number;
+  lastChangedAt: number | null;
+  goneAt: number | null;
+}
+
+/** Fetched pages in fetch order, those `filter` keeps, streamed so that a large collection is never held in memory. */
+export function* listPages(db: ReadonlyDb, filter: VersionFilter = {}): Generator<PageSummary> {
+  const { where, params } = versionFilterSql(db, 'p', filter);
   const rows = db
     .prepare(
-      `SELECT p.seq, u.url, p.status, u.depth, p.title, p.content_type AS contentType, p.fetched_at AS fetchedAt, p.note
-       FROM pages p JOIN urls u ON u.id = p.url_id ORDER BY p.seq`,
+      `SELECT p.seq, u.url, p.status, u.depth, p.title, p.content_type AS contentType, p.fetched_at AS fetchedAt, p.note, ${versionColumnsSql(db, 'p')}
+       FROM pages p JOIN urls u ON u.id = p.url_id ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`} ORDER BY p.seq`,
     )
-    .iterate() as IterableIterator<Omit<PageSummary, 'fetchedAt'> & { fetchedAt: number }>;
-  for (const row of rows) yield { ...row, fetchedAt: new Date(row.fetchedAt).toISOString() };
+    .iterate(...params) as IterableIterator<RawSummary>;
+  for (const row of rows) {
+    yield {
+      ...row,
+      fetchedAt: new Date(row.fetchedAt).toISOString(),
+      firstFetchedAt: new Date(row.firstFetchedAt).toISOString(),
+      lastChangedAt: isoOrNull(row.lastChangedAt),
+      goneAt: isoOrNull(row.goneAt),
+    };
+  }
 }

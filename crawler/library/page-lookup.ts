@@ -1,11 +1,12 @@
-import { storedBodySql } from '../store/stored-body.ts';
+import { hasVersions, storedBodySql, versionBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { fingerprint } from '../url/fingerprint.ts';
 
 /*
  * Point lookups of stored pages for the viewer and the offline mirror: a page by its fetch
- * number, a URL's id by its canonical form, the page fetched from a URL, and where a stored
- * redirect pointed. Each is one indexed query, prepared once per lookup object.
+ * number (its latest version, or an earlier one), a URL's id by its canonical form, the page
+ * fetched from a URL, and where a stored redirect pointed. Each is one indexed query, prepared
+ * once per lookup object.
  */
 
 /** A stored page as the viewer shows it: the body is the gzip of the bytes as received. */
@@ -43,6 +44,8 @@ export function originOf(canonicalUrl: string): string | undefined {
 
 export class PageLookup {
   readonly #page;
+  readonly #latestVersion;
+  readonly #earlierVersion;
   readonly #hostId;
   readonly #urlByFingerprint;
   readonly #pageOfUrl;
@@ -55,6 +58,17 @@ export class PageLookup {
          FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls r ON r.id = p.redirect_to
         WHERE p.seq = ?`,
     );
+    const versioned = hasVersions(db);
+    this.#latestVersion = db.prepare(`SELECT ${versioned ? 'version' : '1'} FROM pages WHERE seq = ?`).pluck();
+    // An earlier version kept no redirect target of its own.
+    this.#earlierVersion = versioned
+      ? db.prepare(
+          `SELECT u.url, v.status, v.content_type AS contentType, v.charset, ${versionBodySql(db, 'v')} AS body, v.body_bytes AS bodyBytes, v.note,
+                  NULL AS redirectTo
+             FROM page_versions v JOIN pages p ON p.seq = v.page_seq JOIN urls u ON u.id = p.url_id
+            WHERE v.page_seq = ? AND v.version = ?`,
+        )
+      : undefined;
     this.#hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
     this.#urlByFingerprint = db.prepare('SELECT id, url FROM urls WHERE host_id = ? AND fp = ?');
     this.#pageOfUrl = db.prepare(
@@ -67,8 +81,9 @@ export class PageLookup {
     ).pluck();
   }
 
-  /** The page with fetch number `seq`. */
-  page(seq: number): StoredPageRow | undefined {
+  /** The page with fetch number `seq`: its latest version, or version `version` of it when given. */
+  page(seq: number, version?: number): StoredPageRow | undefined {
+    if (version !== undefined && this.#latestVersion.get(seq) !== version) return this.#earlierVersion?.get(seq, version) as StoredPageRow | undefined;
     return this.#page.get(seq) as StoredPageRow | undefined;
   }
 

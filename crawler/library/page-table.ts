@@ -1,8 +1,9 @@
-import { hasDuplicateColumns, storedBodySql } from '../store/stored-body.ts';
+import { hasDuplicateColumns, hasVersions, storedBodySql } from '../store/stored-body.ts';
 import { UsageError } from '../errors.ts';
 import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { searchPages } from './search.ts';
+import { isoOrNull, versionColumnsSql, versionFilterSql } from './version-columns.ts';
 
 /*
  * The library's queries for the UI: one page of the page list (sorted, filtered), search
@@ -13,11 +14,12 @@ import { searchPages } from './search.ts';
 const BASE_COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType`;
 const FROM = `FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN labels l ON l.url_id = p.url_id`;
 
-/** The row's columns and tables; a collection older than duplicates (opened read-only as it is) has none to show. */
+/** The row's columns and tables; a collection older than duplicates or versions (opened read-only as it is) has none to show. */
 function rowSql(db: ReadonlyDb): { columns: string; from: string } {
-  if (!hasDuplicateColumns(db)) return { columns: `${BASE_COLUMNS}, NULL AS duplicateKind, NULL AS duplicateOf, 0 AS soft404`, from: FROM };
+  const base = `${BASE_COLUMNS}, ${versionColumnsSql(db, 'p')}`;
+  if (!hasDuplicateColumns(db)) return { columns: `${base}, NULL AS duplicateKind, NULL AS duplicateOf, 0 AS soft404`, from: FROM };
   return {
-    columns: `${BASE_COLUMNS}, p.duplicate_kind AS duplicateKind, du.url AS duplicateOf, p.soft404`,
+    columns: `${base}, p.duplicate_kind AS duplicateKind, du.url AS duplicateOf, p.soft404`,
     from: `${FROM} LEFT JOIN pages dp ON dp.seq = p.duplicate_of LEFT JOIN urls du ON du.id = dp.url_id`,
   };
 }
@@ -41,6 +43,10 @@ interface RawRow {
   duplicateKind: 'exact' | 'near' | null;
   duplicateOf: string | null;
   soft404: number;
+  version: number;
+  firstFetchedAt: number;
+  lastChangedAt: number | null;
+  goneAt: number | null;
 }
 
 function toRow(r: RawRow): PageRow {
@@ -57,6 +63,10 @@ function toRow(r: RawRow): PageRow {
     contentType: r.contentType,
     duplicate: r.duplicateKind === null || r.duplicateOf === null ? null : { kind: r.duplicateKind, of: r.duplicateOf },
     soft404: r.soft404 === 1,
+    version: r.version,
+    firstFetchedAt: new Date(r.firstFetchedAt).toISOString(),
+    lastChangedAt: isoOrNull(r.lastChangedAt),
+    goneAt: isoOrNull(r.goneAt),
   };
 }
 
@@ -74,6 +84,9 @@ export function pageTable(db: ReadonlyDb, query: Omit<PageListInput, 'collection
     where.push(`(u.url LIKE ? ESCAPE '\\' OR p.title LIKE ? ESCAPE '\\')`);
     params.push(likePattern(filter), likePattern(filter));
   }
+  const versions = versionFilterSql(db, 'p', query);
+  where.push(...versions.where);
+  params.push(...versions.params);
   const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
   const total = db.prepare(`SELECT count(*) ${FROM} ${clause}`).pluck().get(...params) as number;
   const offset = query.offset ?? 0;
@@ -97,23 +110,40 @@ export interface PageLinks {
   inCollection: number;
   note: string | null;
   hasBody: boolean;
+  /** The server's last answer about the page, fetch or revisit (epoch ms). */
+  checkedAt: number;
 }
 
 export function pageLinks(db: ReadonlyDb, seq: number): PageLinks {
   const counts = db
     .prepare(`SELECT count(*) AS outlinks, count(t.seq) AS inCollection FROM links l LEFT JOIN pages t ON t.url_id = l.dst_id WHERE l.src_seq = ?`)
     .get(seq) as { outlinks: number; inCollection: number };
-  const page = db.prepare(`SELECT note, ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody FROM pages WHERE seq = ?`).get(seq) as { note: string | null; hasBody: number } | undefined;
-  return { ...counts, note: page?.note ?? null, hasBody: page?.hasBody === 1 };
+  const checked = hasVersions(db) ? 'coalesce(checked_at, fetched_at)' : 'fetched_at';
+  const page = db.prepare(`SELECT note, ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody, ${checked} AS checkedAt FROM pages WHERE seq = ?`).get(seq) as
+    | { note: string | null; hasBody: number; checkedAt: number }
+    | undefined;
+  if (page === undefined) throw new UsageError(`there is no page number ${seq} in this collection`, { seq });
+  return { ...counts, note: page.note, hasBody: page.hasBody === 1, checkedAt: page.checkedAt };
 }
 
-/** Full-text search, best first, with each hit's verdict; matched words are wrapped in `marks`. */
-export function searchTable(db: ReadonlyDb, text: string, limit: number, marks: [string, string]): SearchResult[] {
-  const hits = searchPages(db, text, { limit, highlight: marks });
+export interface SearchTableOptions {
+  limit: number;
+  /** Put around the matched words of each snippet. */
+  marks: [string, string];
+  allVersions?: boolean;
+}
+
+/** Full-text search, best first, with each hit's verdict (an earlier version's own); matched words are wrapped in `marks`. */
+export function searchTable(db: ReadonlyDb, text: string, options: SearchTableOptions): SearchResult[] {
+  const hits = searchPages(db, text, { limit: options.limit, highlight: options.marks, allVersions: options.allVersions === true });
   if (hits.length === 0) return [];
-  const verdict = db.prepare('SELECT relevance, hot FROM pages WHERE seq = ?');
+  const latestVerdict = db.prepare('SELECT relevance, hot FROM pages WHERE seq = ?');
+  const earlierVerdict = hits.some((hit) => !hit.latest) ? db.prepare('SELECT relevance, hot FROM page_versions WHERE page_seq = ? AND version = ?') : undefined;
   return hits.map((hit) => {
-    const v = verdict.get(hit.seq) as { relevance: number | null; hot: number };
-    return { seq: hit.seq, url: hit.url, title: hit.title, snippet: hit.snippet, relevance: v.relevance, hot: v.hot === 1 };
+    const v = (hit.latest ? latestVerdict.get(hit.seq) : earlierVerdict?.get(hit.seq, hit.version)) as { relevance: number | null; hot: number };
+    return {
+      seq: hit.seq, url: hit.url, title: hit.title, snippet: hit.snippet, relevance: v.relevance, hot: v.hot === 1,
+      version: hit.version, latest: hit.latest, fetchedAt: new Date(hit.fetchedAt).toISOString(),
+    };
   });
 }

@@ -1,4 +1,5 @@
 import type { ReadonlyDb } from '../store/database.ts';
+import { hasVersions } from '../store/stored-body.ts';
 
 export interface SearchHit {
   rank: number;
@@ -7,12 +8,19 @@ export interface SearchHit {
   title: string | null;
   snippet: string;
   score: number;
+  /** The version of the page the words were found in, and whether it is the latest. */
+  version: number;
+  latest: boolean;
+  /** When that version was fetched (epoch ms). */
+  fetchedAt: number;
 }
 
 export interface SearchOptions {
   limit?: number;
   /** Marks placed around matched terms in the snippet. */
   highlight?: [string, string];
+  /** Search the pages' earlier versions too (versions_fts, since schema 8); by default only the latest. */
+  allVersions?: boolean;
 }
 
 /**
@@ -24,17 +32,27 @@ export function toFtsQuery(text: string): string {
   return words.map((w) => `"${w}"`).join(' ');
 }
 
-/** Full-text search over titles and text, best first (BM25, title weighted above body). */
+/**
+ * Full-text search over titles and text, best first (BM25, title weighted above body). With
+ * allVersions, each earlier version that matches is a hit of its own beside the latest's, ranked
+ * by its score in the earlier versions' index (BM25 against that index's statistics).
+ */
 export function searchPages(db: ReadonlyDb, text: string, options: SearchOptions = {}): SearchHit[] {
   const match = toFtsQuery(text);
   if (match === '') return [];
   const [open, close] = options.highlight ?? ['[', ']'];
+  const versioned = hasVersions(db);
+  const latest = `SELECT f.rowid AS seq, u.url, p.title, snippet(pages_fts, 1, ?, ?, '…', 16) AS snippet, bm25(pages_fts, 5.0, 1.0) AS score,
+                         ${versioned ? 'p.version' : '1'} AS version, 1 AS latest, p.fetched_at AS fetchedAt
+                    FROM pages_fts f JOIN pages p ON p.seq = f.rowid JOIN urls u ON u.id = p.url_id
+                   WHERE pages_fts MATCH ?`;
+  const earlier = `SELECT v.page_seq AS seq, u.url, v.title, snippet(versions_fts, 1, ?, ?, '…', 16) AS snippet, bm25(versions_fts, 5.0, 1.0) AS score,
+                          v.version, 0 AS latest, v.fetched_at AS fetchedAt
+                     FROM versions_fts f JOIN page_versions v ON v.id = f.rowid JOIN pages p ON p.seq = v.page_seq JOIN urls u ON u.id = p.url_id
+                    WHERE versions_fts MATCH ?`;
+  const both = options.allVersions === true && versioned;
   const rows = db
-    .prepare(
-      `SELECT f.rowid AS seq, u.url, p.title, snippet(pages_fts, 1, ?, ?, '…', 16) AS snippet, bm25(pages_fts, 5.0, 1.0) AS score
-       FROM pages_fts f JOIN pages p ON p.seq = f.rowid JOIN urls u ON u.id = p.url_id
-       WHERE pages_fts MATCH ? ORDER BY score LIMIT ?`,
-    )
-    .all(open, close, match, options.limit ?? 20) as Omit<SearchHit, 'rank'>[];
-  return rows.map((r, i) => ({ rank: i + 1, ...r, score: -r.score }));
+    .prepare(`${both ? `${latest} UNION ALL ${earlier}` : latest} ORDER BY score, version DESC LIMIT ?`)
+    .all(...(both ? [open, close, match, open, close, match] : [open, close, match]), options.limit ?? 20) as (Omit<SearchHit, 'rank' | 'latest'> & { latest: number })[];
+  return rows.map((r, i) => ({ rank: i + 1, ...r, score: -r.score, latest: r.latest === 1 }));
 }

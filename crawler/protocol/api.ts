@@ -5,14 +5,14 @@
  * both transports can validate what comes in (schema.ts) and pass results through as is.
  */
 import type { ClusterStatusAnswer } from './cluster-status.ts';
-import type { CrawlStats, HarvestPoint } from './crawl-stats.ts';
+import type { CrawlStats, HarvestPoint, RevisitCounts } from './crawl-stats.ts';
 import type { LabReport } from './lab-report.ts';
 import type { ErrorCode } from './error-codes.ts';
 import type { SignalExplanation } from './explanation.ts';
 import type { CrawlSettings, NewCrawlSettingKey, RenderMode } from './settings.ts';
 
 // This file is imported by the renderer too, so it imports nothing that needs Node.
-export type { HarvestPoint };
+export type { HarvestPoint, RevisitCounts };
 export type { ClusterRunState, ClusterStatusAnswer, ClusterStatusView, ClusterWorkerView } from './cluster-status.ts';
 export type { BudgetResult as LabBudgetResult, LabReport, LabStrategyReport as LabStrategyResult } from './lab-report.ts';
 
@@ -80,9 +80,21 @@ export interface CrawlProblem {
 /** How lastOutcome starts when a run paused because the collection could not be written; the reason follows. */
 export const STORE_ERROR_OUTCOME = 'store-error: ';
 
+/** A refresh: stored pages revisited with conditional requests, new versions kept, pages found gone marked. */
+export interface RefreshInfo {
+  /** ISO time the refresh began (a stopped refresh started again goes on from there). */
+  since: string;
+  /** Fetches it may make: revisits and the new pages changed ones link to. */
+  maxFetches: number;
+  /** The origins whose pages it revisits; empty for every host. */
+  origins: string[];
+}
+
 export interface CrawlStatus {
   collection: string;
   state: CrawlState;
+  /** The refresh running now, or the last run's when it was a refresh; null for a crawl. */
+  refresh: RefreshInfo | null;
   /** Why the last run ended, when it did ('budget', 'exhausted', 'stopped', STORE_ERROR_OUTCOME + reason, or an error message). */
   lastOutcome: string | null;
   maxPages: number;
@@ -111,6 +123,12 @@ export interface PageListInput extends CollectionRef {
   hotOnly?: boolean;
   /** Only pages whose URL or title contains this text. */
   filter?: string;
+  /** Only pages whose latest version replaced an earlier one at or after this time (epoch ms). */
+  changedSince?: number;
+  /** Only pages first fetched at or after this time (epoch ms). */
+  newSince?: number;
+  /** Only pages a revisit found gone (404, 410, a soft 404), or only those it did not. */
+  gone?: boolean;
   offset?: number;
   limit?: number;
 }
@@ -132,6 +150,14 @@ export interface PageRow {
   duplicate: { kind: 'exact' | 'near'; of: string } | null;
   /** A 200 that looks like the host's answer for a page that does not exist. */
   soft404: boolean;
+  /** Versions stored: 1 until a revisit finds the page changed. */
+  version: number;
+  /** When the first version was fetched (fetchedAt is the latest version's). */
+  firstFetchedAt: string;
+  /** When a revisit last found it changed (the latest version's fetch), or null while it has one version. */
+  lastChangedAt: string | null;
+  /** Since when a revisit finds it gone (404, 410, a soft 404), or null while it is there. */
+  goneAt: string | null;
 }
 
 export interface PageList {
@@ -143,6 +169,8 @@ export interface PageList {
 export interface SearchInput extends CollectionRef {
   text: string;
   limit?: number;
+  /** Search the earlier versions of pages too (by default only each page's latest). */
+  allVersions?: boolean;
 }
 
 export interface SearchResult {
@@ -153,6 +181,11 @@ export interface SearchResult {
   snippet: string;
   relevance: number | null;
   hot: boolean;
+  /** The version the words were found in, and whether it is the page's latest. */
+  version: number;
+  latest: boolean;
+  /** When that version was fetched. */
+  fetchedAt: string;
 }
 
 export interface PageRef extends CollectionRef {
@@ -165,6 +198,108 @@ export interface PageDetail extends PageRow {
   outlinks: number;
   inCollectionOutlinks: number;
   note: string | null;
+  /** The server's last answer about the page: its latest fetch or revisit. */
+  checkedAt: string;
+}
+
+/** What a revisit found: a 304, a 200 with the same payload, a new version, or the page gone. */
+export type RevisitOutcome = 'not-modified' | 'identical' | 'changed' | 'gone';
+
+export interface PageRevisit {
+  at: string;
+  outcome: RevisitOutcome;
+  /** The HTTP status the server answered. */
+  status: number;
+}
+
+export interface PageVersion {
+  /** 1 for the first version fetched. */
+  version: number;
+  fetchedAt: string;
+  status: number;
+  title: string | null;
+  contentType: string | null;
+  relevance: number | null;
+  hot: boolean;
+  latest: boolean;
+  /** Where this version's HTML can be shown (sanitised), as PageDetail.viewPath; null when it is not HTML. */
+  viewPath: string | null;
+  /**
+   * The revisits of this version, oldest first: each found it unchanged ('not-modified',
+   * 'identical'), gone, or 'changed' (that revisit fetched the next version).
+   */
+  revisits: PageRevisit[];
+}
+
+export type VersionOrder = 'newest-first' | 'oldest-first';
+
+export interface PageVersionsInput extends PageRef {
+  /** Default 'newest-first'. */
+  order?: VersionOrder;
+}
+
+export interface PageVersions {
+  seq: number;
+  url: string;
+  versions: PageVersion[];
+  goneAt: string | null;
+}
+
+export interface VersionDiffInput extends PageRef {
+  /** The version compared from (usually the older) and to. */
+  from: number;
+  to: number;
+}
+
+/** A run of words of a diff: in both versions, only in `to` (inserted) or only in `from` (deleted). */
+export interface DiffPart {
+  op: 'same' | 'inserted' | 'deleted';
+  text: string;
+}
+
+/**
+ * One block of a text diff, in text order: an unchanged line, unchanged lines left out
+ * between changes, or a changed stretch with its words marked.
+ */
+export type DiffBlock = { kind: 'same'; text: string } | { kind: 'skipped'; lines: number } | { kind: 'changed'; parts: DiffPart[] };
+
+export interface VersionStamp {
+  version: number;
+  fetchedAt: string;
+  title: string | null;
+}
+
+export interface VersionDiff {
+  seq: number;
+  url: string;
+  from: VersionStamp;
+  to: VersionStamp;
+  /** The title's change in words, or null when it did not change. */
+  title: DiffPart[] | null;
+  /** The stored text's change; empty when the texts are the same. */
+  blocks: DiffBlock[];
+  insertedWords: number;
+  deletedWords: number;
+  /** True when the versions differ too much for a word-level diff: changed stretches are shown as replaced whole. */
+  coarse: boolean;
+}
+
+/** A host of a collection, with its pages' versions, for refreshing it. */
+export interface CollectionHost {
+  origin: string;
+  pages: number;
+  /** Pages stored in more than one version. */
+  changed: number;
+  gone: number;
+  /** The last answer from the host about any of its pages, or null when none was stored. */
+  lastCheckedAt: string | null;
+}
+
+export interface RefreshInput extends CollectionRef {
+  /** Revisit only this host's pages: a host name or an origin as CollectionHost gives it. */
+  host?: string;
+  /** Fetches the refresh may make (revisits and new pages); by default every page due once, and a tenth as many new pages. */
+  maxPages?: number;
 }
 
 export interface HostRenderInput extends CollectionRef {
@@ -243,15 +378,23 @@ export interface ForagerApi {
   deleteCollection(input: CollectionRef): Promise<void>;
 
   startCrawl(input: CollectionRef & { maxPages?: number }): Promise<CrawlStatus>;
+  /** Revisits the collection's stored pages (all hosts, or one), keeping new versions; its status shows the revisits' outcomes. */
+  refreshCollection(input: RefreshInput): Promise<CrawlStatus>;
   pauseCrawl(input: CollectionRef): Promise<CrawlStatus>;
   resumeCrawl(input: CollectionRef): Promise<CrawlStatus>;
   stopCrawl(input: CollectionRef): Promise<CrawlStatus>;
   crawlStatus(input: CollectionRef): Promise<CrawlStatus>;
   frontier(input: FrontierInput): Promise<FrontierItem[]>;
+  /** The collection's hosts with their page counts, most pages first. */
+  collectionHosts(input: CollectionRef): Promise<CollectionHost[]>;
 
   listPages(input: PageListInput): Promise<PageList>;
   searchPages(input: SearchInput): Promise<SearchResult[]>;
   getPage(input: PageRef): Promise<PageDetail>;
+  /** A page's versions with their dates and the revisits that checked each. */
+  pageVersions(input: PageVersionsInput): Promise<PageVersions>;
+  /** A word-level diff of the stored text of two versions of a page. */
+  versionDiff(input: VersionDiffInput): Promise<VersionDiff>;
   labelPage(input: LabelInput): Promise<PageRow>;
   /** Sets how one host's pages are rendered, stored with the collection and applied to a running crawl at once. */
   setHostRender(input: HostRenderInput): Promise<void>;

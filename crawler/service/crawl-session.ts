@@ -1,9 +1,13 @@
-import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
+import { CrawlEngine, type RefreshRun, type RunOutcome } from '../engine/engine.ts';
+import { finishRefresh } from '../engine/refresh-run.ts';
 import { urlRows } from '../library/find-url.ts';
 import { collectionStats, harvestSeries } from '../library/stats.ts';
 import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
 import type { Db } from '../store/database.ts';
-import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity } from '../protocol/api.ts';
+import { storeErrorOf } from '../store/store-error.ts';
+import {
+  STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity, type RefreshInfo, type RevisitCounts,
+} from '../protocol/api.ts';
 
 const MAX_PROBLEMS = 50;
 const MAX_SERIES_POINTS = 200;
@@ -62,6 +66,10 @@ export class CrawlSession {
   #series: HarvestSeries | undefined;
   readonly #problems: CrawlProblem[] = [];
   #settings: CrawlSettings | undefined;
+  /** The refresh running, or the last run's when it was one. */
+  #refresh: RefreshRun | undefined;
+  /** The last run's revisit counts, shown once it has ended. */
+  #lastRevisits: RevisitCounts | undefined;
 
   constructor(collection: string, db: Db) {
     this.collection = collection;
@@ -72,13 +80,18 @@ export class CrawlSession {
     return this.#state;
   }
 
-  /** Starts the engine; `finished` is called once the run ends, however it ends. */
-  start(settings: CrawlSettings, finished: () => void): void {
+  /** Starts the engine, for a crawl or the refresh given; `finished` is called once the run ends, however it ends. */
+  start(settings: CrawlSettings, finished: () => void, refresh?: RefreshRun): void {
     if (this.#engine !== undefined) return;
     this.#settings = settings;
+    this.#refresh = refresh;
+    this.#lastRevisits = undefined;
     const series = this.#storedSeries();
     this.#series = series;
-    const engine = new CrawlEngine(this.#db, settings, { writer: 'the Forager app (forager serve or the desktop app)' });
+    const engine = new CrawlEngine(this.#db, settings, {
+      writer: 'the Forager app (forager serve or the desktop app)',
+      ...(refresh === undefined ? {} : { refresh }),
+    });
     engine.on('page', (page) => series.add(page.hot));
     engine.on('failure', (failure) => {
       if (!failure.willRetry) this.#problem('failure', failure.url, failure.reason);
@@ -92,9 +105,23 @@ export class CrawlSession {
     this.#lastOutcome = null;
     this.#lastRenderNotice = undefined;
     engine.run().then(
-      (outcome: RunOutcome) => this.#ended(outcome === 'store-error' ? `${STORE_ERROR_OUTCOME}${engine.storeError?.message ?? 'unknown'}` : outcome, finished),
+      (outcome: RunOutcome) => this.#ended(this.#afterRun(outcome, engine), finished),
       (err: unknown) => this.#ended(`the crawl stopped on an error: ${err instanceof Error ? err.message : String(err)}`, finished),
     );
+  }
+
+  /** The outcome in words; a refresh that ran to its end is over in the collection too (a stopped one goes on next time). */
+  #afterRun(outcome: RunOutcome, engine: CrawlEngine): string {
+    if (outcome === 'store-error') return `${STORE_ERROR_OUTCOME}${engine.storeError?.message ?? 'unknown'}`;
+    if (this.#refresh === undefined) return outcome;
+    try {
+      finishRefresh(this.#db, outcome);
+    } catch (err) {
+      const storeError = storeErrorOf(err);
+      if (storeError !== undefined) return `${STORE_ERROR_OUTCOME}${storeError.message}`;
+      return `the refresh could not be closed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    return outcome;
   }
 
   pause(): void {
@@ -125,10 +152,16 @@ export class CrawlSession {
     const { hosts: _hosts, seenCacheHitRate: _hitRate, orderingMs: _orderingMs, ...figures } = stats;
     const renderNotice = engine?.renderNotice ?? this.#lastRenderNotice;
     if (renderNotice !== undefined) figures.renderNotice = renderNotice;
+    const revisits = figures.revisits ?? this.#lastRevisits;
+    if (revisits !== undefined) figures.revisits = revisits;
     const hosts: HostActivity[] = engine?.hostActivity(MAX_HOSTS) ?? [];
+    const refresh = this.#refresh;
+    const refreshInfo: RefreshInfo | null =
+      refresh === undefined ? null : { since: new Date(refresh.since).toISOString(), maxFetches: refresh.maxFetches, origins: [...(refresh.origins ?? [])] };
     return {
       collection: this.collection,
       state: this.#state,
+      refresh: refreshInfo,
       lastOutcome: this.#lastOutcome,
       maxPages: this.#settings?.maxPages ?? maxPages,
       figures,
@@ -174,6 +207,7 @@ export class CrawlSession {
 
   #ended(outcome: string, finished: () => void): void {
     this.#lastRenderNotice = this.#engine?.renderNotice;
+    this.#lastRevisits = this.#engine?.stats().revisits;
     this.#engine = undefined;
     this.#state = 'idle';
     this.#lastOutcome = outcome;

@@ -14,6 +14,9 @@ const collection = z.string().min(1).max(200);
 const collectionRef = z.strictObject({ collection });
 const pageRef = z.strictObject({ collection, seq: z.number().int().min(1) });
 const count = (max: number) => z.number().int().min(0).max(max);
+/** A time as epoch ms, within what a Date can hold. */
+const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+const versionNumber = z.number().int().min(1).max(1_000_000_000);
 
 const exportFilter = z.strictObject({
   hotOnly: z.boolean().optional(),
@@ -51,8 +54,14 @@ export const INPUT_SCHEMAS = {
   pauseCrawl: collectionRef,
   resumeCrawl: collectionRef,
   stopCrawl: collectionRef,
+  refreshCollection: z.strictObject({
+    collection,
+    host: z.string().min(1).max(300).regex(/^[^\s]+$/).optional(),
+    maxPages: z.number().int().min(1).max(100_000_000).optional(),
+  }),
   crawlStatus: collectionRef,
   frontier: z.strictObject({ collection, limit: z.number().int().min(1).max(500).optional() }),
+  collectionHosts: collectionRef,
   listPages: z.strictObject({
     collection,
     sort: z.enum(['relevance', 'time', 'url']).optional(),
@@ -60,9 +69,19 @@ export const INPUT_SCHEMAS = {
     filter: z.string().max(MAX_TEXT).optional(),
     offset: count(100_000_000).optional(),
     limit: z.number().int().min(1).max(1000).optional(),
+    changedSince: epochMs.optional(),
+    newSince: epochMs.optional(),
+    gone: z.boolean().optional(),
   }),
-  searchPages: z.strictObject({ collection, text: z.string().max(MAX_TEXT), limit: z.number().int().min(1).max(500).optional() }),
+  searchPages: z.strictObject({
+    collection,
+    text: z.string().max(MAX_TEXT),
+    limit: z.number().int().min(1).max(500).optional(),
+    allVersions: z.boolean().optional(),
+  }),
   getPage: pageRef,
+  pageVersions: z.strictObject({ collection, seq: z.number().int().min(1), order: z.enum(['newest-first', 'oldest-first']).optional() }),
+  versionDiff: z.strictObject({ collection, seq: z.number().int().min(1), from: versionNumber, to: versionNumber }),
   labelPage: z.strictObject({ collection, seq: z.number().int().min(1), label: z.enum(['relevant', 'irrelevant']).nullable() }),
   setHostRender: z.strictObject({ collection, host: z.string().min(1).max(253).regex(/^[^\s=/:]+$/), mode: renderModeSchema.nullable() }),
   exportCollection: z.strictObject({ collection, format: z.enum(['warc', 'wacz', 'jsonl', 'csv', 'mirror']), filter: exportFilter.optional() }),

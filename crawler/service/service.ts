@@ -7,8 +7,13 @@ import { storeErrorOf } from '../store/store-error.ts';
 import { CollectionError, ForagerError, UsageError } from '../errors.ts';
 import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-export.ts';
 import { runLab as replayLab } from '../lab/run-lab.ts';
+import type { RefreshRun } from '../engine/engine.ts';
+import { startRefresh } from '../engine/refresh-run.ts';
+import { collectionHosts } from '../library/host-rows.ts';
 import { setLabel } from '../library/labels.ts';
 import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
+import { pageHistory } from '../library/page-versions.ts';
+import { versionDiff } from '../library/version-diff.ts';
 import { collectionSummary } from '../library/stats.ts';
 import { requireStrategy, strategyNames } from '../ordering/registry.ts';
 import { parseHotPredicate } from '../relevance/hot.ts';
@@ -17,14 +22,24 @@ import { canonicalSeeds, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import type {
-  ApiErrorBody, ClusterStatusAnswer, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem, LabInput, LabReport,
-  HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, SearchInput, SearchResult, ServiceEvent, ServiceInfo,
+  ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
+  LabInput, LabReport, HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, PageVersions, PageVersionsInput,
+  RefreshInput, SearchInput, SearchResult, ServiceEvent, ServiceInfo, VersionDiff, VersionDiffInput,
 } from '../protocol/api.ts';
 import { MARK_END, MARK_START } from '../protocol/api.ts';
 import { ClusterWatch, type ClusterTarget } from './cluster-watch.ts';
 import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
 import { viewPath } from '../protocol/wire.ts';
+import { versionViewPath } from '../viewer/viewer-url.ts';
+
+/** Hosts the dashboard lists for refreshing. */
+const MAX_LISTED_HOSTS = 50;
+
+/** Whether a stored page can be shown in the viewer: an HTML body was kept. */
+function viewable(hasBody: boolean, contentType: string | null): boolean {
+  return hasBody && /html/i.test(contentType ?? '');
+}
 
 /** File extensions of the exports; a mirror travels as a zip. */
 const EXTENSIONS: Record<ExportInput['format'], string> = { warc: 'warc.gz', wacz: 'wacz', jsonl: 'jsonl', csv: 'csv', mirror: 'zip' };
@@ -143,6 +158,24 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     return this.#status(input.collection);
   }
 
+  /** Starts a refresh: the stored pages due (of one host, or all) are revisited; a stopped refresh goes on where it was. */
+  async refreshCollection(input: RefreshInput): Promise<CrawlStatus> {
+    const db = this.database(input.collection);
+    const stored = loadSettings(db);
+    if (stored === undefined) throw new UsageError('this collection holds no crawl to refresh; create it from the New crawl screen', { collection: input.collection });
+    const session = this.#sessions.get(input.collection);
+    if (session !== undefined && session.state !== 'idle') {
+      throw new UsageError('this collection is being crawled or refreshed now; let that run end, or stop it, before refreshing', { collection: input.collection });
+    }
+    const settings = validateSettings(stored);
+    const refresh = startRefresh(db, {
+      ...(input.maxPages === undefined ? {} : { maxFetches: input.maxPages }),
+      ...(input.host === undefined ? {} : { hosts: [input.host] }),
+    });
+    this.#start(input.collection, settings, refresh);
+    return this.#status(input.collection);
+  }
+
   async pauseCrawl(input: CollectionRef): Promise<CrawlStatus> {
     this.#runningSession(input.collection).pause();
     return this.#status(input.collection);
@@ -167,20 +200,47 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     return this.#sessions.get(input.collection)?.frontier(input.limit ?? 20) ?? [];
   }
 
+  async collectionHosts(input: CollectionRef): Promise<CollectionHost[]> {
+    return collectionHosts(this.reader(input.collection), MAX_LISTED_HOSTS);
+  }
+
   async listPages(input: PageListInput): Promise<PageList> {
     return pageTable(this.reader(input.collection), input);
   }
 
   async searchPages(input: SearchInput): Promise<SearchResult[]> {
-    return searchTable(this.reader(input.collection), input.text, input.limit ?? 50, [MARK_START, MARK_END]);
+    return searchTable(this.reader(input.collection), input.text, { limit: input.limit ?? 50, marks: [MARK_START, MARK_END], allVersions: input.allVersions === true });
   }
 
   async getPage(input: PageRef): Promise<PageDetail> {
     const db = this.reader(input.collection);
     const row = pageRow(db, input.seq);
     const links = pageLinks(db, input.seq);
-    const html = links.hasBody && /html/i.test(row.contentType ?? '');
-    return { ...row, viewPath: html ? viewPath(input.collection, input.seq) : null, outlinks: links.outlinks, inCollectionOutlinks: links.inCollection, note: links.note };
+    return {
+      ...row,
+      viewPath: viewable(links.hasBody, row.contentType) ? viewPath(input.collection, input.seq) : null,
+      outlinks: links.outlinks,
+      inCollectionOutlinks: links.inCollection,
+      note: links.note,
+      checkedAt: new Date(links.checkedAt).toISOString(),
+    };
+  }
+
+  async pageVersions(input: PageVersionsInput): Promise<PageVersions> {
+    const history = pageHistory(this.reader(input.collection), input.seq, input.order ?? 'newest-first');
+    return {
+      seq: history.seq,
+      url: history.url,
+      goneAt: history.goneAt,
+      versions: history.versions.map(({ hasBody, ...version }) => {
+        const where = version.latest ? viewPath(input.collection, input.seq) : versionViewPath(input.collection, input.seq, version.version);
+        return { ...version, viewPath: viewable(hasBody, version.contentType) ? where : null };
+      }),
+    };
+  }
+
+  async versionDiff(input: VersionDiffInput): Promise<VersionDiff> {
+    return versionDiff(this.reader(input.collection), input.seq, input.from, input.to);
   }
 
   /** Labels a page, or clears its label; a running crawl learns from it at once. */
@@ -252,7 +312,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     rmSync(this.#exportDir, { recursive: true, force: true });
   }
 
-  #start(collection: string, settings: CrawlSettings): void {
+  #start(collection: string, settings: CrawlSettings, refresh?: RefreshRun): void {
     if (this.#closed) throw new UsageError('the service is shutting down', {});
     let session = this.#sessions.get(collection);
     if (session === undefined) {
@@ -260,11 +320,15 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
       this.#sessions.set(collection, session);
     }
     if (session.state !== 'idle') return;
-    session.start(settings, () => {
-      this.emit(`ended:${collection}`);
-      this.#emit({ type: 'status', status: this.#status(collection) });
-      this.#pushCollections();
-    });
+    session.start(
+      settings,
+      () => {
+        this.emit(`ended:${collection}`);
+        this.#emit({ type: 'status', status: this.#status(collection) });
+        this.#pushCollections();
+      },
+      refresh,
+    );
     this.#pushCollections();
   }
 

@@ -26,8 +26,8 @@ export interface StoredPage {
 }
 
 export interface StoredPageSource {
-  /** Throws what `openDb` throws for an unknown collection (e.g. CollectionError). */
-  page(collection: string, seq: number): StoredPage | undefined;
+  /** The page's latest version, or version `version` of it. Throws what `openDb` throws for an unknown collection (e.g. CollectionError). */
+  page(collection: string, seq: number, version?: number): StoredPage | undefined;
   /**
    * The page to show for a canonical URL: its stored 2xx HTML page, found through at most
    * MAX_REDIRECT_HOPS stored redirects; undefined when there is none.
@@ -78,8 +78,8 @@ export function createCollectionPageSource(openDb: (collection: string) => Reado
   };
 
   return {
-    page(collection, seq) {
-      const row = lookupFor(collection).page(seq);
+    page(collection, seq, version) {
+      const row = lookupFor(collection).page(seq, version);
       if (row === undefined) return undefined;
       return {
         url: row.url,

@@ -12,7 +12,7 @@ import { sanitizeStoredHtml, type LinkTarget } from './sanitize-html.ts';
 import { storedPageHeaders, type StoredPagePolicyOptions } from './stored-page-csp.ts';
 import type { ViewerRoutes, ViewerTarget } from './viewer-url.ts';
 
-export { parseViewerUrl, viewerRoutes, type ViewerRoutes, type ViewerTarget, type ViewerTransport } from './viewer-url.ts';
+export { parseViewerUrl, versionViewPath, viewerRoutes, type ViewerRoutes, type ViewerTarget, type ViewerTransport } from './viewer-url.ts';
 
 export type StoredPageHandler = (request: Request, target: ViewerTarget) => Promise<Response>;
 
@@ -42,9 +42,12 @@ export function createStoredPageHandler(
     };
   };
 
-  const showPage = (request: Request, collection: string, seq: number): Response => {
-    const page = source.page(collection, seq);
-    if (page === undefined) return respond(request, 404, messagePage('Page not found', `The collection "${collection}" has no page ${seq}.`));
+  const showPage = (request: Request, collection: string, seq: number, version: number | undefined): Response => {
+    const page = source.page(collection, seq, version);
+    if (page === undefined) {
+      const what = version === undefined ? `page ${seq}` : `version ${version} of page ${seq}`;
+      return respond(request, 404, messagePage('Page not found', `The collection "${collection}" has no ${what}.`));
+    }
     const linkFor = linkMapper(collection);
     if (page.html === null) return respond(request, 200, nonHtmlPage(nonHtmlFacts(page, linkFor)));
     return respond(request, 200, sanitizeStoredHtml(page.html, { pageUrl: page.url, linkFor, requisite: (url) => source.requisite(collection, url) }));
@@ -63,7 +66,7 @@ export function createStoredPageHandler(
       return respond(request, 405, messagePage('Method not allowed', 'Stored pages are only read.'), { allow: 'GET, HEAD' });
     }
     try {
-      return target.kind === 'external' ? showExternal(request, target.url) : showPage(request, target.collection, target.seq);
+      return target.kind === 'external' ? showExternal(request, target.url) : showPage(request, target.collection, target.seq, target.version);
     } catch (err) {
       if (err instanceof CollectionError || err instanceof UsageError) return respond(request, 404, messagePage('Collection not found', err.message));
       // A local app: the reader is the user, and the cause (a locked or damaged file) helps them.

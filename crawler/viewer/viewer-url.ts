@@ -4,11 +4,20 @@
  *   protocol  forager-page://<viewPath>       forager-page://external/?url=<url>
  * forager-page is a non-standard scheme, so the URL parser keeps its host (the encoded
  * collection) opaque and as written; a page's path is always /<seq>, so a collection
- * named "external" does not collide with the external-link page.
+ * named "external" does not collide with the external-link page. An earlier version of a
+ * page is its viewPath with `?version=<n>` (versionViewPath).
  */
 import { STORED_PAGE_SCHEME, STORED_PREFIX, parseViewPath, viewPath } from '../protocol/wire.ts';
 
-export type ViewerTarget = { kind: 'page'; collection: string; seq: number } | { kind: 'external'; url: string };
+/** A stored page (an earlier version of it when `version` is given), or the page about an external link. */
+export type ViewerTarget = { kind: 'page'; collection: string; seq: number; version?: number } | { kind: 'external'; url: string };
+
+const VERSION_PARAM = 'version';
+
+/** Where version `version` of a page is shown, under either transport: its viewPath with the version asked for. */
+export function versionViewPath(collection: string, seq: number, version: number): string {
+  return `${viewPath(collection, seq)}?${VERSION_PARAM}=${version}`;
+}
 
 /** How the viewer writes links: to another stored page, and to the external-link page. */
 export interface ViewerRoutes {
@@ -39,7 +48,10 @@ export function parseViewerUrl(url: URL, base: ViewerTransport): ViewerTarget | 
     return target === null ? undefined : { kind: 'external', url: target };
   }
   const page = parseViewPath(path);
-  return page === undefined ? undefined : { kind: 'page', collection: page.collection, seq: page.seq };
+  if (page === undefined) return undefined;
+  const version = url.searchParams.get(VERSION_PARAM);
+  if (version === null) return { kind: 'page', collection: page.collection, seq: page.seq };
+  return /^[1-9]\d{0,8}$/.test(version) ? { kind: 'page', collection: page.collection, seq: page.seq, version: Number(version) } : undefined;
 }
 
 /** The routes that parseViewerUrl reads back; `prefix` replaces STORED_PREFIX under serve. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { tempDir } from '../support/crawl-harness.ts';
-import { spawnCli, type RunningCli } from '../support/cli.ts';
+import { runCli, spawnCli, type RunningCli } from '../support/cli.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { SCRIPT_MARKER, SCRIPTED_PATH, TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
 
@@ -209,5 +209,166 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
     await page.getByRole('button', { name: `Delete ${TOPIC_QUERY}` }).click();
     await page.getByRole('button', { name: 'Delete collection' }).click();
     await page.getByRole('heading', { name: 'No collections yet' }).waitFor();
+  });
+});
+
+describe('page versions in a browser: a crawl and a refresh, the versions and their diff, the filters, Refresh', { skip, timeout: 180_000 }, () => {
+  let site: TestSite;
+  let serve: RunningCli;
+  let browser: Browser;
+  let page: Page;
+  const dir = tempDir('forager-e2e-versions-');
+  const db = join(dir.dir, 'wal-versions.forager');
+  /** Each page's body as served now (the title is the path); a missing one is a 404. */
+  const served = new Map<string, string>([
+    ['/', '<a href="/wal">WAL</a> <a href="/steady">steady</a> <a href="/doomed">doomed</a>'],
+    ['/wal', '<h1>Write-ahead log</h1><p>The WAL is flushed at every checkpoint.</p><p>Checkpoints bound recovery.</p>'],
+    ['/steady', '<p>Checkpoint notes that never change.</p>'],
+    ['/doomed', '<p>A checkpoint page about to go.</p>'],
+  ]);
+  /** Milliseconds each answer waits, so that a refresh can be watched. */
+  let delayMs = 0;
+
+  before(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    site = await startTestSite({}, (req, res) => {
+      const path = req.url ?? '/';
+      const body = served.get(path);
+      setTimeout(() => {
+        if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>${path}</title></head><body>${body}</body></html>`);
+      }, delayMs);
+    });
+    const crawl = await runCli(['crawl', '--db', db, '--query', 'checkpoint', '--seed', `${site.origin}/`, '--delay-ms', '0', '--allow-private', '--json'], { timeoutMs: 60_000 });
+    assert.equal(crawl.code, 0, crawl.stderr);
+    served.set('/wal', '<h1>Write-ahead log</h1><p>The WAL is written and flushed at each checkpoint.</p><p>Checkpoints bound recovery.</p>');
+    served.delete('/doomed');
+    const refresh = await runCli(['refresh', '--db', db, '--json'], { timeoutMs: 60_000 });
+    assert.equal(refresh.code, 0, refresh.stderr);
+    serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { timeoutMs: 170_000 });
+    const url = await waitFor(async () => /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(serve.stdout())?.[1], (u) => u !== undefined, 'the serve URL', 10_000);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    page = await (await browser.newContext({ viewport: { width: 1024, height: 700 } })).newPage();
+    await page.goto(url as string);
+    await page.getByRole('link', { name: 'checkpoint' }).first().waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    serve?.child.kill('SIGTERM');
+    await serve?.done;
+    await site?.close();
+    dir.cleanup();
+  });
+
+  const listedTitles = async (): Promise<string[]> => page.locator('.pages-table tbody .page-cell > a').allTextContents();
+
+  it('filters the library by pages changed since a time, and by pages gone', async () => {
+    await page.getByRole('link', { name: 'checkpoint' }).first().click();
+    await page.getByRole('link', { name: 'Library' }).click();
+    // The four pages and the seed host's /sitemap.xml (a 404 the crawl tried as robots.txt names none).
+    await waitFor(listedTitles, (titles) => titles.length === 5, 'the five stored responses');
+    await page.getByLabel('Show').selectOption('changed');
+    await page.getByLabel('When').selectOption('day');
+    await waitFor(listedTitles, (titles) => titles.length === 1, 'only the changed page');
+    assert.deepEqual(await listedTitles(), ['/wal']);
+    assert.equal(await page.locator('.pages-table .badge-changed').textContent(), '2 versions');
+    await page.screenshot({ path: join(SCREENSHOTS, 'versions-1-changed-filter.png'), fullPage: true });
+    await page.getByLabel('Show').selectOption('gone');
+    await waitFor(listedTitles, (titles) => titles.length === 1 && titles[0] === '/doomed', 'only the page that is gone');
+    await page.getByLabel('Show').selectOption('new');
+    await page.getByLabel('When').selectOption('hour');
+    await waitFor(listedTitles, (titles) => titles.length === 5, 'every page, first fetched by the crawl a moment ago');
+    await page.getByLabel('Show').selectOption('changed');
+    await waitFor(listedTitles, (titles) => titles.length === 1 && titles[0] === '/wal', 'the changed page again');
+  });
+
+  it('shows both versions of the changed page with their dates, each in the frame, and the words that changed', async () => {
+    await page.locator('.pages-table').getByRole('link', { name: '/wal' }).click();
+    const frameElement = page.locator('iframe.stored-page');
+    await frameElement.waitFor();
+    const latestFrame = await (await frameElement.elementHandle())?.contentFrame();
+    await latestFrame?.getByText('written and flushed at each checkpoint').waitFor();
+    const viewport = page.viewportSize();
+    const box = await frameElement.boundingBox();
+    assert.ok(viewport !== null && box !== null && box.height >= viewport.height * 0.55, `the frame is ${box?.height} px tall in a ${viewport?.height} px window`);
+
+    await page.locator('.versions-fold summary').getByText(/^2 versions · showing version 2 \(latest\), fetched \d{4}-/).click();
+    const versions = page.getByRole('list', { name: 'Versions of this page' }).locator(':scope > li');
+    await waitFor(() => versions.count(), (n) => n === 2, 'two versions listed');
+    const rows = await versions.allTextContents();
+    assert.match(rows[0] ?? '', /^Version 2 \(latest\) fetched \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    assert.match(rows[1] ?? '', /^Version 1 fetched \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    assert.match(rows[1] ?? '', /changed: a new version was stored/, 'the revisit that found version 1 changed');
+    await page.screenshot({ path: join(SCREENSHOTS, 'versions-2-list.png'), fullPage: true });
+
+    await page.getByRole('link', { name: 'Version 1' }).click();
+    await waitFor(async () => frameElement.getAttribute('title'), (title) => /version 1 of/.test(title ?? ''), 'the frame to show version 1');
+    const earlierFrame = await (await frameElement.elementHandle())?.contentFrame();
+    await earlierFrame?.getByText('The WAL is flushed at every checkpoint.').waitFor();
+    assert.match(page.url(), /\/library\/\d+\/v1$/);
+
+    await page.getByRole('button', { name: 'Compare versions' }).click();
+    const diff = page.getByRole('region', { name: 'Changes from version 1 to version 2' });
+    await diff.locator('ins').first().waitFor();
+    const inserted = (await diff.locator('ins').allTextContents()).map((t) => t.replace('inserted: ', '').trim());
+    const deleted = (await diff.locator('del').allTextContents()).map((t) => t.replace('deleted: ', '').trim());
+    assert.deepEqual(inserted, ['written and', 'each']);
+    assert.deepEqual(deleted, ['every']);
+    assert.match((await diff.textContent()) ?? '', /3 words inserted, 1 deleted/);
+    type Styles = { getComputedStyle(element: unknown): { textDecorationLine: string } };
+    const style = await diff.locator('del').first().evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).textDecorationLine);
+    assert.match(style, /line-through/, 'a deletion is struck through, not told by colour alone');
+    await page.screenshot({ path: join(SCREENSHOTS, 'versions-3-diff.png'), fullPage: true });
+    await page.getByLabel('From', { exact: true }).selectOption('2');
+    await page.getByText('The stored text of these versions is the same.').waitFor();
+    await page.getByRole('button', { name: 'Show the page' }).click();
+    await frameElement.waitFor();
+  });
+
+  it('finds words only an earlier version holds when asked to search every version', async () => {
+    await page.getByLabel('Search pages').fill('every');
+    await page.getByLabel('Search pages').press('Enter');
+    await page.getByText(/No stored page matches/).waitFor();
+    await page.getByLabel('Search earlier versions too').check();
+    const hit = page.locator('.search-results li').first();
+    await hit.getByText('earlier version').waitFor();
+    assert.match((await hit.textContent()) ?? '', /found in version 1, fetched \d{4}-/);
+    await page.getByLabel('Search pages').fill('');
+  });
+
+  it('refreshes from the dashboard and from the hosts panel, showing what the revisits found', async () => {
+    served.set('/wal', '<h1>Write-ahead log</h1><p>The WAL is written at each checkpoint, then synced.</p>');
+    delayMs = 300;
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.locator('.badge', { hasText: 'Refreshing' }).first().waitFor();
+    await page.getByRole('heading', { name: 'Refreshing: revisits so far' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'versions-4-refreshing.png'), fullPage: true });
+    await page.getByRole('heading', { name: 'Revisits of the last run' }).waitFor({ timeout: 30_000 });
+    assert.equal(await figure(page, 'revisits-changed'), 1);
+    assert.ok((await figure(page, 'revisits-identical')) >= 2, 'the home page and /steady answered the same');
+    assert.equal(await figure(page, 'revisits-queued'), 0);
+
+    served.set('/steady', '<p>Checkpoint notes that changed after all.</p>');
+    const host = site.origin.replace('http://', '');
+    const requestsBefore = site.requests.length;
+    const hostButton = page.getByRole('button', { name: `Refresh ${host}` });
+    await hostButton.waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'versions-5-hosts.png'), fullPage: true });
+    await hostButton.click();
+    await page.getByRole('heading', { name: 'Refreshing: revisits so far' }).waitFor();
+    await page.getByRole('heading', { name: 'Revisits of the last run' }).waitFor({ timeout: 30_000 });
+    assert.ok(site.requests.length > requestsBefore, 'the host was asked again');
+    assert.equal(await figure(page, 'revisits-changed'), 1, '/steady changed this time');
+  });
+
+  it('refreshes from the collections screen', async () => {
+    delayMs = 0;
+    const requestsBefore = site.requests.length;
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await page.getByRole('button', { name: 'Refresh checkpoint' }).click();
+    await waitFor(async () => site.requests.length, (n) => n > requestsBefore, 'the refresh to reach the site');
+    await waitFor(() => page.getByRole('button', { name: 'Refresh checkpoint' }).isEnabled(), (enabled) => enabled, 'the refresh to end');
   });
 });

@@ -688,3 +688,94 @@ describe('forager writing to a reader that goes away', () => {
     }
   });
 });
+
+describe('pages and search over a refreshed collection', () => {
+  const tmp = tempDir('forager-cli-versions-');
+  const db = join(tmp.dir, 'versions.db');
+  const served = new Map<string, string>([
+    ['/', '<a href="/wal">WAL</a> <a href="/steady">steady</a> <a href="/doomed">doomed</a>'],
+    ['/wal', '<p>The WAL is flushed at every checkpoint.</p>'],
+    ['/steady', '<p>Checkpoint notes that never change.</p>'],
+    ['/doomed', '<p>A checkpoint page about to go.</p>'],
+  ]);
+  let site: TestSite;
+  let crawledAt = 0;
+
+  before(async () => {
+    site = await startTestSite({}, (req, res) => {
+      const body = served.get(req.url ?? '/');
+      if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>${req.url}</title></head><body>${body}</body></html>`);
+    });
+    const crawl = await runCli(['crawl', '--db', db, '--query', 'checkpoint', '--seed', `${site.origin}/`, '--delay-ms', '0', '--allow-private', '--json']);
+    assert.equal(crawl.code, 0, crawl.stderr);
+    crawledAt = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    served.set('/wal', '<p>The WAL is written and flushed at each checkpoint.</p><a href="/fresh">fresh</a>');
+    served.set('/fresh', '<p>A page the change linked to.</p>');
+    served.delete('/doomed');
+    const refresh = await runCli(['refresh', '--db', db, '--json']);
+    assert.equal(refresh.code, 0, refresh.stderr);
+  });
+
+  after(async () => {
+    await site.close();
+    tmp.cleanup();
+  });
+
+  const paths = (lines: Record<string, unknown>[]): string[] => lines.map((p) => new URL(p.url as string).pathname);
+
+  it('pages --changed-since takes an ISO time or a duration ago, and gives each page\'s versions', async () => {
+    const iso = jsonLines(await runCli(['pages', '--db', db, '--json', '--changed-since', new Date(crawledAt).toISOString()]));
+    assert.deepEqual(paths(iso), ['/wal']);
+    assert.equal(iso[0]?.version, 2);
+    assert.ok(Date.parse(iso[0]?.lastChangedAt as string) >= crawledAt);
+    assert.ok(Date.parse(iso[0]?.firstFetchedAt as string) < crawledAt);
+    assert.deepEqual(paths(jsonLines(await runCli(['pages', '--db', db, '--json', '--changed-since', '1h']))), ['/wal']);
+    assert.deepEqual(jsonLines(await runCli(['pages', '--db', db, '--json', '--changed-since', new Date(Date.now() + 60_000).toISOString()])), []);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    assert.deepEqual(jsonLines(await runCli(['pages', '--db', db, '--json', '--changed-since', tomorrow])), [], 'a date alone');
+  });
+
+  it('pages --new-since and --gone', async () => {
+    assert.deepEqual(paths(jsonLines(await runCli(['pages', '--db', db, '--json', '--new-since', new Date(crawledAt).toISOString()]))), ['/fresh']);
+    const gone = jsonLines(await runCli(['pages', '--db', db, '--json', '--gone']));
+    assert.deepEqual(paths(gone), ['/doomed']);
+    assert.ok(Date.parse(gone[0]?.goneAt as string) >= crawledAt);
+    assert.deepEqual(jsonLines(await runCli(['pages', '--db', db, '--json', '--gone', '--changed-since', '1d'])), [], 'every condition holds');
+  });
+
+  it('pages prints the versions and the last change or when the page went', async () => {
+    const result = await runCli(['pages', '--db', db]);
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout.trim().split('\n');
+    const line = (path: string): string[] => (lines.find((l) => l.split('\t')[4] === `${site.origin}${path}`) ?? '').split('\t');
+    assert.equal(line('/wal')[2], 'v2');
+    assert.match(line('/wal')[3] ?? '', /^changed \d{4}-\d{2}-\d{2}T/);
+    assert.equal(line('/steady')[2], 'v1');
+    assert.equal(line('/steady')[3], '-');
+    assert.match(line('/doomed')[3] ?? '', /^gone \d{4}-/);
+  });
+
+  it('search --all-versions finds words only an earlier version held, and says which version', async () => {
+    assert.deepEqual(jsonLines(await runCli(['search', '--db', db, '--json', 'every'])), []);
+    const hits = jsonLines(await runCli(['search', '--db', db, '--json', '--all-versions', 'every']));
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0]?.version, 1);
+    assert.equal(hits[0]?.latest, false);
+    assert.ok(Date.parse(hits[0]?.fetchedAt as string) < crawledAt);
+    const text = await runCli(['search', '--db', db, '--all-versions', 'every']);
+    assert.match(text.stdout, /in version 1, fetched \d{4}-\d{2}-\d{2}T[^ ]+ \(the page has changed since\)/);
+    const latest = jsonLines(await runCli(['search', '--db', db, '--json', 'each']));
+    assert.equal(latest[0]?.version, 2);
+    assert.equal(latest[0]?.latest, true);
+  });
+
+  it('refuses a --changed-since that is neither a time nor a duration', async () => {
+    for (const when of ['yesterday', '2026-13-45', '7 days']) {
+      const result = await runCli(['pages', '--db', db, '--changed-since', when]);
+      assertOneLineError(result, when, 2);
+      assert.match(result.stderr, /--changed-since must be an ISO date or time/);
+    }
+  });
+});

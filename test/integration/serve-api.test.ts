@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { verifyWacz } from '../../crawler/export/wacz/verify.ts';
 import { startServer, type RunningServer } from '../../crawler/serve/server.ts';
 import { createServeStoredPages } from '../../crawler/serve/stored-pages.ts';
-import type { CrawlStatus, ServiceEvent } from '../../crawler/protocol/api.ts';
+import type { CollectionHost, CrawlStatus, PageVersions, SearchResult, ServiceEvent, VersionDiff } from '../../crawler/protocol/api.ts';
 import { ForagerService } from '../../crawler/service/service.ts';
 import { loadSettings } from '../../crawler/store/settings-store.ts';
 import { sessionCookieName, type ApiReply } from '../../crawler/protocol/wire.ts';
@@ -249,5 +249,191 @@ describe('forager serve: the HTTP transport', () => {
     assert.equal(res.status, 200);
     assert.match(String(res.headers['content-type']), /text\/event-stream/);
     assert.match(res.body, /data: \{"type":"collections"/);
+  });
+});
+
+describe('forager serve: page versions, refreshes and their views', () => {
+  let site: TestSite;
+  let service: ForagerService;
+  let server: RunningServer;
+  let cookie: string;
+  let collection = '';
+  let crawledAt = 0;
+  /** Each page's body as served now; a missing one is a 404. */
+  const served = new Map<string, string>([
+    ['/', '<a href="/wal">WAL</a> <a href="/steady">steady</a> <a href="/doomed">doomed</a>'],
+    ['/wal', '<p onclick="alert(1)">The WAL is flushed at every checkpoint.</p>'],
+    ['/steady', '<p>Checkpoint notes that never change.</p>'],
+    ['/doomed', '<p>Checkpoint page about to go.</p>'],
+  ]);
+  const slowPaths = new Set<string>();
+  const dir = tempDir('forager-serve-versions-');
+
+  const call = async (method: string, input: unknown): Promise<ApiReply> => {
+    const res = await raw(server.port, {
+      method: 'POST',
+      path: `${server.appRoot}api/${method}`,
+      headers: { cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${server.port}` },
+      body: JSON.stringify(input),
+    });
+    return JSON.parse(res.body) as ApiReply;
+  };
+  const value = async <T>(method: string, input: unknown): Promise<T> => {
+    const reply = await call(method, input);
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    return (reply as { value: T }).value;
+  };
+  const idle = async (): Promise<CrawlStatus> => {
+    let status = await value<CrawlStatus>('crawlStatus', { collection });
+    for (let i = 0; i < 400 && status.state !== 'idle'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await value<CrawlStatus>('crawlStatus', { collection });
+    }
+    assert.equal(status.state, 'idle');
+    return status;
+  };
+
+  before(async () => {
+    site = await startTestSite({}, (req, res) => {
+      const path = req.url ?? '/';
+      const body = served.get(path);
+      const answer = (): void => {
+        if (body === undefined) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>${path}</title></head><body>${body}</body></html>`);
+      };
+      if (slowPaths.has(path)) setTimeout(answer, 400);
+      else answer();
+    });
+    service = new ForagerService({ dir: dir.dir, statusIntervalMs: 50 });
+    server = await startServer({ service, storedPages: createServeStoredPages(service), rendererDir: dir.dir });
+    const start = await raw(server.port, { path: `/?token=${server.token}` });
+    cookie = String(start.headers['set-cookie']).split(';')[0] as string;
+    collection = (await value<{ id: string }>('createCollection', {
+      query: 'checkpoint', seeds: [`${site.origin}/`], maxPages: 20, delayMs: 0, allowPrivate: true,
+    })).id;
+    await idle();
+    crawledAt = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+  });
+
+  after(async () => {
+    await service.close();
+    await server.close();
+    await site.close();
+    dir.cleanup();
+  });
+
+  it('refreshes a collection: the status says it is refreshing and counts what the revisits found', async () => {
+    served.set('/wal', '<p onclick="alert(1)">The WAL is written and flushed at each checkpoint.</p>');
+    served.delete('/doomed');
+    slowPaths.add('/steady');
+    const events: ServiceEvent[] = [];
+    const listen = (e: ServiceEvent): void => void events.push(e);
+    service.on('event', listen);
+    try {
+      const started = await value<CrawlStatus>('refreshCollection', { collection });
+      assert.notEqual(started.refresh, null);
+      assert.equal(started.state, 'running');
+      assert.deepEqual(started.refresh?.origins, []);
+      assert.ok((started.refresh?.maxFetches ?? 0) >= 4, 'every stored page may be revisited');
+      const again = await call('refreshCollection', { collection });
+      assert.equal(!again.ok && again.error.code, 'USAGE', 'one run at a time');
+      assert.match(!again.ok ? again.error.message : '', /being crawled or refreshed/);
+      const ended = await idle();
+      assert.equal(ended.lastOutcome, 'exhausted');
+      assert.notEqual(ended.refresh, null, 'the last run was a refresh');
+      assert.deepEqual(ended.figures.revisits && { changed: ended.figures.revisits.changed, gone: ended.figures.revisits.gone }, { changed: 1, gone: 1 });
+      assert.ok((ended.figures.revisits?.identical ?? 0) >= 2, 'the home page and /steady answered the same');
+      const pushed = events.filter((e): e is Extract<ServiceEvent, { type: 'status' }> => e.type === 'status' && e.status.collection === collection);
+      assert.ok(pushed.some((e) => e.status.state === 'running' && e.status.refresh !== null && e.status.figures.revisits !== undefined), 'pushed statuses showed the refresh and its counts');
+    } finally {
+      service.off('event', listen);
+      slowPaths.clear();
+    }
+  });
+
+  it('lists pages changed since, new since and gone', async () => {
+    const list = async (filter: object): Promise<{ total: number; pages: { url: string; version: number; lastChangedAt: string | null; goneAt: string | null }[] }> =>
+      value('listPages', { collection, sort: 'url', ...filter });
+    const changed = await list({ changedSince: crawledAt });
+    assert.deepEqual(changed.pages.map((p) => p.url), [`${site.origin}/wal`]);
+    assert.equal(changed.pages[0]?.version, 2);
+    assert.ok(changed.pages[0]?.lastChangedAt !== null);
+    assert.equal((await list({ changedSince: Date.now() + 60_000 })).total, 0);
+    assert.deepEqual((await list({ gone: true })).pages.map((p) => p.url), [`${site.origin}/doomed`]);
+    assert.equal((await list({ newSince: crawledAt })).total, 0, 'the refresh found no new page');
+    assert.equal((await list({ newSince: 0 })).total, (await list({})).total);
+    const bad = await call('listPages', { collection, changedSince: 'yesterday' });
+    assert.equal(!bad.ok && bad.error.code, 'INVALID_INPUT');
+  });
+
+  it('gives a page\'s versions with their dates, the diff between two, and shows an earlier one sanitised', async () => {
+    const wal = (await value<{ pages: { seq: number; url: string }[] }>('listPages', { collection, filter: '/wal' })).pages[0];
+    assert.ok(wal !== undefined);
+    const history = await value<PageVersions>('pageVersions', { collection, seq: wal.seq });
+    assert.deepEqual(history.versions.map((v) => [v.version, v.latest]), [[2, true], [1, false]]);
+    assert.ok(Date.parse(history.versions[1]?.fetchedAt ?? '') < crawledAt && Date.parse(history.versions[0]?.fetchedAt ?? '') > crawledAt);
+    assert.deepEqual(history.versions[1]?.revisits.map((r) => r.outcome), ['changed']);
+    const oldest = await value<PageVersions>('pageVersions', { collection, seq: wal.seq, order: 'oldest-first' });
+    assert.deepEqual(oldest.versions.map((v) => v.version), [1, 2]);
+    const detail = await value<{ viewPath: string; checkedAt: string }>('getPage', { collection, seq: wal.seq });
+    assert.equal(history.versions[0]?.viewPath, detail.viewPath, 'the latest version is the page itself');
+    assert.ok(Date.parse(detail.checkedAt) > crawledAt);
+
+    const earlierPath = history.versions[1]?.viewPath;
+    assert.ok(earlierPath !== null && earlierPath !== undefined);
+    const earlier = await raw(server.port, { path: `${server.appRoot}stored/${earlierPath}`, headers: { cookie } });
+    assert.equal(earlier.status, 200);
+    assert.match(earlier.body, /every checkpoint/);
+    assert.doesNotMatch(earlier.body, /onclick|alert/i, 'sanitised as the latest version is');
+    const csp = String(earlier.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /allow-scripts/);
+    const latest = await raw(server.port, { path: `${server.appRoot}stored/${detail.viewPath}`, headers: { cookie } });
+    assert.match(latest.body, /each checkpoint/);
+    const missing = await raw(server.port, { path: `${server.appRoot}stored/${detail.viewPath}?version=9`, headers: { cookie } });
+    assert.equal(missing.status, 404);
+    assert.match(missing.body, /no version 9 of page/);
+    const nonsense = await raw(server.port, { path: `${server.appRoot}stored/${detail.viewPath}?version=0`, headers: { cookie } });
+    assert.equal(nonsense.status, 404);
+
+    const diff = await value<VersionDiff>('versionDiff', { collection, seq: wal.seq, from: 1, to: 2 });
+    const parts = diff.blocks.flatMap((b) => (b.kind === 'changed' ? b.parts : []));
+    assert.deepEqual(parts.filter((p) => p.op === 'inserted').map((p) => p.text.trim()), ['written and', 'each']);
+    assert.deepEqual(parts.filter((p) => p.op === 'deleted').map((p) => p.text.trim()), ['every']);
+    assert.equal(diff.title, null);
+    const noVersion = await call('versionDiff', { collection, seq: wal.seq, from: 1, to: 5 });
+    assert.equal(!noVersion.ok && noVersion.error.code, 'USAGE');
+    const zero = await call('versionDiff', { collection, seq: wal.seq, from: 0, to: 2 });
+    assert.equal(!zero.ok && zero.error.code, 'INVALID_INPUT');
+  });
+
+  it('searches every version on request, saying which version a hit is in', async () => {
+    assert.deepEqual(await value('searchPages', { collection, text: 'every' }), []);
+    const hits = await value<SearchResult[]>('searchPages', { collection, text: 'every', allVersions: true });
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0]?.version, 1);
+    assert.equal(hits[0]?.latest, false);
+    assert.ok(Date.parse(hits[0]?.fetchedAt ?? '') < crawledAt);
+    assert.match(hits[0]?.snippet ?? '', /\uE000every\uE001/);
+  });
+
+  it('lists the hosts and refreshes one of them', async () => {
+    const hosts = await value<CollectionHost[]>('collectionHosts', { collection });
+    assert.equal(hosts.length, 1);
+    assert.equal(hosts[0]?.origin, site.origin);
+    assert.equal(hosts[0]?.changed, 1);
+    assert.equal(hosts[0]?.gone, 1);
+    const before = site.requests.length;
+    const status = await value<CrawlStatus>('refreshCollection', { collection, host: site.origin, maxPages: 2 });
+    assert.deepEqual(status.refresh?.origins, [site.origin]);
+    assert.equal(status.refresh?.maxFetches, 2);
+    await idle();
+    const pages = site.requests.slice(before).filter((p) => p !== '/robots.txt');
+    assert.equal(pages.length, 2, `a budget of two fetches (${pages.join(', ')})`);
+    const unknown = await call('refreshCollection', { collection, host: 'elsewhere.example' });
+    assert.equal(!unknown.ok && unknown.error.code, 'USAGE');
+    const badHost = await call('refreshCollection', { collection, host: 'two words' });
+    assert.equal(!badHost.ok && badHost.error.code, 'INVALID_INPUT');
   });
 });

@@ -76,3 +76,12 @@ export function formatWait(iso: string | null, nowMs: number): string {
   if (ms < 10_000) return `in ${(ms / 1000).toFixed(1)} s`;
   return `in ${formatDuration(ms)}`;
 }
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** An ISO time as a local date and time to the second, "2026-05-10 14:03:07"; "unknown" when it is no time. */
+export function formatDateTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return 'unknown';
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+}

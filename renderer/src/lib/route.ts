@@ -1,7 +1,8 @@
 /*
  * Hash routes, so the same build works from `forager serve` and from Electron's file-like
  * origin without a router: #/collections, #/new, #/cluster, #/c/<id>/dashboard,
- * #/c/<id>/library[/<seq>], #/c/<id>/lab, #/c/<id>/export.
+ * #/c/<id>/library[/<seq>[/v<version>]], #/c/<id>/lab, #/c/<id>/export. A page without a
+ * version is shown as its latest.
  */
 export type CollectionScreen = 'dashboard' | 'library' | 'lab' | 'export';
 
@@ -9,7 +10,7 @@ export type Route =
   | { screen: 'collections' }
   | { screen: 'new' }
   | { screen: 'cluster' }
-  | { screen: CollectionScreen; collection: string; seq?: number }
+  | { screen: CollectionScreen; collection: string; seq?: number; version?: number }
   | { screen: 'not-found'; hash: string };
 
 const COLLECTION_SCREENS: readonly string[] = ['dashboard', 'library', 'lab', 'export'];
@@ -28,12 +29,17 @@ export function parseRoute(hash: string): Route {
   if (path === 'new') return { screen: 'new' };
   if (path === 'cluster') return { screen: 'cluster' };
   const parts = path.split('/');
-  if (parts[0] === 'c' && parts[1] !== undefined && parts.length <= 4) {
+  if (parts[0] === 'c' && parts[1] !== undefined && parts.length <= 5) {
     const collection = decode(parts[1]);
     const screen = parts[2] ?? 'dashboard';
     if (collection !== null && collection !== '' && COLLECTION_SCREENS.includes(screen)) {
       if (parts[3] === undefined) return { screen: screen as CollectionScreen, collection };
-      if (screen === 'library' && /^[1-9]\d{0,15}$/.test(parts[3])) return { screen: 'library', collection, seq: Number(parts[3]) };
+      if (screen === 'library' && /^[1-9]\d{0,15}$/.test(parts[3])) {
+        const seq = Number(parts[3]);
+        if (parts[4] === undefined) return { screen: 'library', collection, seq };
+        const version = /^v([1-9]\d{0,8})$/.exec(parts[4]);
+        if (version !== null) return { screen: 'library', collection, seq, version: Number(version[1]) };
+      }
     }
   }
   return { screen: 'not-found', hash };
@@ -51,7 +57,8 @@ export function routeHash(route: Route): string {
       return route.hash;
     default: {
       const base = `#/c/${encodeURIComponent(route.collection)}/${route.screen}`;
-      return route.screen === 'library' && route.seq !== undefined ? `${base}/${route.seq}` : base;
+      if (route.screen !== 'library' || route.seq === undefined) return base;
+      return route.version === undefined ? `${base}/${route.seq}` : `${base}/${route.seq}/v${route.version}`;
     }
   }
 }

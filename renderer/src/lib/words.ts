@@ -1,13 +1,14 @@
 /* What the service's short codes mean, in words. */
-import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState } from '../../../crawler/protocol/api.ts';
+import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type RevisitOutcome } from '../../../crawler/protocol/api.ts';
 import { formatCount } from './format.ts';
 
-export function describeState(state: CrawlState): string {
+/** A run's state; a running refresh says so. */
+export function describeState(state: CrawlState, refreshing = false): string {
   switch (state) {
     case 'idle':
       return 'Not crawling';
     case 'running':
-      return 'Crawling';
+      return refreshing ? 'Refreshing' : 'Crawling';
     case 'paused':
       return 'Paused';
     case 'stopping':
@@ -15,8 +16,26 @@ export function describeState(state: CrawlState): string {
   }
 }
 
-/** Why the last run ended; null when there was none. */
-export function describeOutcome(outcome: string | null, maxPages: number): string | null {
+/** Why the last refresh ended; null when none did. */
+function describeRefreshOutcome(outcome: string | null, maxFetches: number): string | null {
+  switch (outcome) {
+    case 'budget':
+      return `The last refresh made the ${formatCount(maxFetches)} fetches it was allowed; refresh again to revisit the pages still due.`;
+    case 'exhausted':
+      return 'The last refresh revisited every page that was due.';
+    case 'stopped':
+      return 'The last refresh was stopped; refreshing again goes on where it stopped.';
+    default:
+      return null;
+  }
+}
+
+/** Why the last run ended (a refresh when `refreshFetches` is its budget); null when there was none. */
+export function describeOutcome(outcome: string | null, maxPages: number, refreshFetches?: number): string | null {
+  if (refreshFetches !== undefined) {
+    const words = describeRefreshOutcome(outcome, refreshFetches);
+    if (words !== null) return words;
+  }
   switch (outcome) {
     case null:
       return null;
@@ -77,5 +96,19 @@ export function describeProblemKind(kind: CrawlProblem['kind']): string {
       return 'Robots';
     case 'skipped':
       return 'Skipped';
+  }
+}
+
+/** What a revisit found, in words. */
+export function describeRevisit(outcome: RevisitOutcome, status: number): string {
+  switch (outcome) {
+    case 'not-modified':
+      return 'unchanged (the server said not modified)';
+    case 'identical':
+      return 'unchanged (the same page again)';
+    case 'changed':
+      return 'changed: a new version was stored';
+    case 'gone':
+      return `gone (the server answered ${status})`;
   }
 }

@@ -6,7 +6,7 @@ import { StateBadge } from '../components/StateBadge.tsx';
 import { useCollections, useCrawlStatus } from '../hooks/use-service.ts';
 import { formatAgo, formatCount } from '../lib/format.ts';
 import { routeHash } from '../lib/route.ts';
-import { useClient, useInfo } from '../state/contexts.ts';
+import { useClient, useInfo, useStore } from '../state/contexts.ts';
 
 export function CollectionsScreen() {
   const client = useClient();
@@ -126,8 +126,25 @@ const CollectionRow = memo(function CollectionRow({
   canDelete: boolean;
   onDelete: () => void;
 }) {
+  const client = useClient();
+  const store = useStore();
   const live = useCrawlStatus(collection.id);
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshError, setRefreshError] = useState<unknown>(undefined);
   const href = routeHash({ screen: 'dashboard', collection: collection.id });
+  const state = live?.state ?? collection.crawl;
+  const name = collection.query ?? collection.id;
+  const refresh = async (): Promise<void> => {
+    setRefreshing(true);
+    setRefreshError(undefined);
+    try {
+      store.setStatus(await client.api.refreshCollection({ collection: collection.id }));
+    } catch (error) {
+      setRefreshError(error);
+    } finally {
+      setRefreshing(false);
+    }
+  };
   return (
     <tr>
       <td>
@@ -139,11 +156,12 @@ const CollectionRow = memo(function CollectionRow({
           <span className="row-title">{collection.id}</span>
         )}
         <div className="muted small">{collection.problem === null ? collection.id : `Cannot be opened: ${collection.problem}`}</div>
+        <ErrorNote error={refreshError} />
       </td>
       <td className="num">{formatCount(collection.pages)}</td>
       <td className="num">{formatCount(collection.hot)}</td>
       <td>
-        <StateBadge state={live?.state ?? collection.crawl} />
+        <StateBadge state={state} refreshing={live?.refresh !== null && live?.refresh !== undefined} />
       </td>
       <td>{formatAgo(collection.lastCrawledAt, Date.now())}</td>
       <td className="actions">
@@ -151,6 +169,18 @@ const CollectionRow = memo(function CollectionRow({
           <a className="button button-secondary" href={href}>
             Open
           </a>
+        )}
+        {collection.problem === null && collection.pages > 0 && (
+          <button
+            type="button"
+            className="button-secondary"
+            onClick={() => void refresh()}
+            disabled={refreshing || state !== 'idle'}
+            aria-label={`Refresh ${name}`}
+            title="Revisit the stored pages: keep a new version of each page that changed, and mark the pages that are gone"
+          >
+            Refresh
+          </button>
         )}
         {canDelete && (
           <button type="button" className="button-secondary" onClick={onDelete} aria-label={`Delete ${collection.query ?? collection.id}`}>

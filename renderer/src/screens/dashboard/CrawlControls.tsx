@@ -5,7 +5,7 @@ import { formatCount } from '../../lib/format.ts';
 import { parseNumberField } from '../../lib/forms.ts';
 import { useClient, useStore } from '../../state/contexts.ts';
 
-type Action = 'start' | 'pause' | 'resume' | 'stop';
+type Action = 'start' | 'refresh' | 'pause' | 'resume' | 'stop';
 
 interface CrawlControlsProps {
   collection: string;
@@ -14,7 +14,7 @@ interface CrawlControlsProps {
   fetched: number;
 }
 
-/** Pause, Resume and Stop as the crawl's state allows; a way to start or continue when idle. */
+/** Pause, Resume and Stop as the run's state allows; a way to start or continue a crawl, or to refresh, when idle. */
 export const CrawlControls = memo(function CrawlControls({ collection, state, maxPages, fetched }: CrawlControlsProps) {
   const client = useClient();
   const store = useStore();
@@ -65,6 +65,15 @@ export const CrawlControls = memo(function CrawlControls({ collection, state, ma
             />
             <button type="button" onClick={start} disabled={busy} title={fetched > 0 ? 'Continues where the last run stopped' : undefined}>
               Start crawl
+            </button>
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => void run('refresh', () => client.api.refreshCollection({ collection }))}
+              disabled={busy || fetched === 0}
+              title="Revisit the stored pages: keep a new version of each page that changed, and mark the pages that are gone"
+            >
+              Refresh
             </button>
           </>
         )}

@@ -13,6 +13,7 @@ import { FrontierPanel } from './FrontierPanel.tsx';
 import { HarvestChart } from './HarvestChart.tsx';
 import { HostsPanel } from './HostsPanel.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';
+import { RevisitFigures } from './RevisitFigures.tsx';
 
 /**
  * The live view of one crawl. Statuses arrive several times a second, so every panel is
@@ -46,14 +47,15 @@ export function DashboardScreen({ collection }: { collection: string }) {
     );
   }
 
-  const outcome = status.state === 'idle' ? describeOutcome(status.lastOutcome, status.maxPages) : null;
+  const outcome = status.state === 'idle' ? describeOutcome(status.lastOutcome, status.maxPages, status.refresh?.maxFetches) : null;
+  const refreshing = status.refresh !== null && status.state !== 'idle';
   return (
     <section className="screen dashboard">
       <div className="screen-head">
         <div>
           <h1>{info?.query ?? collection}</h1>
           <p className="muted">
-            <StateBadge state={status.state} /> {info !== undefined && <>Last crawled {formatAgo(info.lastCrawledAt, Date.now())}.</>}
+            <StateBadge state={status.state} refreshing={refreshing} /> {info !== undefined && <>Last crawled {formatAgo(info.lastCrawledAt, Date.now())}.</>}
           </p>
         </div>
         <CrawlControls collection={collection} state={status.state} maxPages={status.maxPages} fetched={status.figures.fetched} />
@@ -65,6 +67,7 @@ export function DashboardScreen({ collection }: { collection: string }) {
         </p>
       )}
       <Figures figures={status.figures} maxPages={status.maxPages} />
+      {status.figures.revisits !== undefined && <RevisitFigures revisits={status.figures.revisits} refresh={status.refresh} running={status.state !== 'idle'} />}
       {showPanels && (
         <>
           <div className="dashboard-grid">
@@ -72,7 +75,7 @@ export function DashboardScreen({ collection }: { collection: string }) {
               <h2 id="chart-title">Harvest over the crawl</h2>
               <HarvestChart series={status.series} />
             </section>
-            <HostsPanel collection={collection} hosts={status.hosts} />
+            <HostsPanel collection={collection} hosts={status.hosts} idle={status.state === 'idle'} />
           </div>
           <FrontierPanel collection={collection} running={status.state === 'running'} />
           <ProblemsPanel problems={status.problems} />

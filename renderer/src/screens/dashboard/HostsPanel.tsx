@@ -1,9 +1,10 @@
 import { memo, useState } from 'react';
-import type { HostActivity } from '../../../../crawler/protocol/api.ts';
+import type { CollectionHost, HostActivity } from '../../../../crawler/protocol/api.ts';
 import type { RenderMode } from '../../../../crawler/protocol/settings.ts';
-import { ErrorNote } from '../../components/Notes.tsx';
-import { formatCount, formatPercent, formatScore, formatWait } from '../../lib/format.ts';
-import { useClient } from '../../state/contexts.ts';
+import { ErrorNote, LoadingNote } from '../../components/Notes.tsx';
+import { useLoad } from '../../hooks/use-load.ts';
+import { formatAgo, formatCount, formatPercent, formatScore, formatWait } from '../../lib/format.ts';
+import { useClient, useStore } from '../../state/contexts.ts';
 
 /** The crawl's own mode is the first choice: a host set to nothing follows it. */
 const RENDER_CHOICES: { value: '' | RenderMode; label: string }[] = [
@@ -14,7 +15,6 @@ const RENDER_CHOICES: { value: '' | RenderMode; label: string }[] = [
 ];
 
 const SHOWN = 25;
-
 
 /** How one host's pages are rendered: set here, stored with the collection, and applied to the running crawl at once. */
 function HostRenderChoice({ collection, host, onError }: { collection: string; host: HostActivity; onError: (error: unknown) => void }) {
@@ -42,7 +42,94 @@ function HostRenderChoice({ collection, host, onError }: { collection: string; h
   );
 }
 
-export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { collection: string; hosts: HostActivity[] }) {
+/** While nothing runs: the collection's hosts, each with a way to refresh its pages alone. */
+function StoredHosts({ collection }: { collection: string }) {
+  const client = useClient();
+  const store = useStore();
+  const hosts = useLoad<CollectionHost[]>(() => client.api.collectionHosts({ collection }), [client, collection]);
+  const [pending, setPending] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(undefined);
+  const refresh = async (origin: string): Promise<void> => {
+    setPending(origin);
+    setError(undefined);
+    try {
+      store.setStatus(await client.api.refreshCollection({ collection, host: origin }));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setPending(null);
+    }
+  };
+  const now = Date.now();
+  return (
+    <section className="panel" aria-labelledby="hosts-title">
+      <h2 id="hosts-title">Hosts</h2>
+      <ErrorNote error={hosts.error} onRetry={hosts.reload} />
+      {hosts.data === undefined ? (
+        hosts.error === undefined && <LoadingNote />
+      ) : hosts.data.length === 0 ? (
+        <p className="muted">No page is stored yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table compact">
+            <thead>
+              <tr>
+                <th scope="col">Host</th>
+                <th scope="col" className="num">
+                  Pages
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Refresh</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {hosts.data.map((host) => {
+                const name = host.origin.replace(/^https?:\/\//, '');
+                return (
+                  <tr key={host.origin}>
+                    <td>
+                      <div className="url-cell" title={host.origin}>
+                        {name}
+                      </div>
+                      <div className="muted small">
+                        checked {formatAgo(host.lastCheckedAt, now)}
+                        {host.changed > 0 && <> · {formatCount(host.changed)} changed</>}
+                        {host.gone > 0 && <> · {formatCount(host.gone)} gone</>}
+                      </div>
+                    </td>
+                    <td className="num">{formatCount(host.pages)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button-secondary button-small"
+                        aria-label={`Refresh ${name}`}
+                        title={`Revisit the stored pages of ${name} only`}
+                        disabled={pending !== null}
+                        onClick={() => void refresh(host.origin)}
+                      >
+                        Refresh
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
+/** The hosts of the running crawl or refresh (where its turns go); the collection's hosts while nothing runs. */
+export const HostsPanel = memo(function HostsPanel({ collection, hosts, idle }: { collection: string; hosts: HostActivity[]; idle: boolean }) {
+  if (idle) return <StoredHosts collection={collection} />;
+  return <ActiveHosts collection={collection} hosts={hosts} />;
+});
+
+function ActiveHosts({ collection, hosts }: { collection: string; hosts: HostActivity[] }) {
   const now = Date.now();
   const [error, setError] = useState<unknown>(undefined);
   // The service sends the hosts holding the best URLs first: the crawl's next turns go to them.
@@ -98,4 +185,4 @@ export const HostsPanel = memo(function HostsPanel({ collection, hosts }: { coll
       )}
     </section>
   );
-});
+}

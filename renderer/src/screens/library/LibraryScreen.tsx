@@ -4,6 +4,7 @@ import { CheckField } from '../../components/Field.tsx';
 import { EmptyState, ErrorNote, LoadingNote } from '../../components/Notes.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { formatCount } from '../../lib/format.ts';
+import { CHANGE_FILTERS, changeQuery, describeNoMatch, PERIODS, usesPeriod, type ChangeFilter, type Period } from '../../lib/page-filters.ts';
 import { useClient } from '../../state/contexts.ts';
 import { PageTable } from './PageTable.tsx';
 import { PageViewer } from './PageViewer.tsx';
@@ -14,13 +15,16 @@ const SEARCH_LIMIT = 50;
 const SEARCH_DELAY_MS = 300;
 
 /** The harvest: browse or search the stored pages, read one offline, label it. */
-export function LibraryScreen({ collection, openSeq }: { collection: string; openSeq: number | null }) {
+export function LibraryScreen({ collection, openSeq, openVersion }: { collection: string; openSeq: number | null; openVersion: number | null }) {
   const client = useClient();
   const [sort, setSort] = useState<PageSort>('relevance');
   const [hotOnly, setHotOnly] = useState(false);
   const [offset, setOffset] = useState(0);
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
+  const [change, setChange] = useState<ChangeFilter>('all');
+  const [period, setPeriod] = useState<Period>('day');
+  const [allVersions, setAllVersions] = useState(false);
 
   useEffect(() => {
     const timer = setTimeout(() => setQuery(typed.trim()), SEARCH_DELAY_MS);
@@ -28,12 +32,12 @@ export function LibraryScreen({ collection, openSeq }: { collection: string; ope
   }, [typed]);
 
   const list = useLoad<PageList>(
-    () => client.api.listPages({ collection, sort, hotOnly, offset, limit: PAGE_SIZE }),
-    [client, collection, sort, hotOnly, offset],
+    () => client.api.listPages({ collection, sort, hotOnly, offset, limit: PAGE_SIZE, ...changeQuery(change, period, Date.now()) }),
+    [client, collection, sort, hotOnly, offset, change, period],
   );
   const search = useLoad<SearchResult[] | null>(
-    () => (query === '' ? Promise.resolve(null) : client.api.searchPages({ collection, text: query, limit: SEARCH_LIMIT })),
-    [client, collection, query],
+    () => (query === '' ? Promise.resolve(null) : client.api.searchPages({ collection, text: query, limit: SEARCH_LIMIT, allVersions })),
+    [client, collection, query, allVersions],
   );
 
   const onLabelled = useCallback(
@@ -59,6 +63,7 @@ export function LibraryScreen({ collection, openSeq }: { collection: string; ope
         <form role="search" className="search-form" onSubmit={submitSearch}>
           <label htmlFor="library-search">Search pages</label>
           <input id="library-search" type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Words or “a phrase”" />
+          <CheckField id="library-all-versions" label="Search earlier versions too" checked={allVersions} onChange={setAllVersions} />
         </form>
         <div className="list-controls">
           <div className="inline-field">
@@ -86,6 +91,48 @@ export function LibraryScreen({ collection, openSeq }: { collection: string; ope
             }}
           />
         </div>
+        {!searching && (
+          <div className="list-controls">
+            <div className="inline-field">
+              <label htmlFor="library-changes">Show</label>
+              <select
+                id="library-changes"
+                value={change}
+                onChange={(e) => {
+                  setChange(e.target.value as ChangeFilter);
+                  setOffset(0);
+                }}
+              >
+                {CHANGE_FILTERS.map((f) => (
+                  <option key={f.value} value={f.value}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {usesPeriod(change) && (
+              <div className="inline-field">
+                <label htmlFor="library-period" className="visually-hidden">
+                  When
+                </label>
+                <select
+                  id="library-period"
+                  value={period}
+                  onChange={(e) => {
+                    setPeriod(e.target.value as Period);
+                    setOffset(0);
+                  }}
+                >
+                  {PERIODS.map((p) => (
+                    <option key={p.value} value={p.value}>
+                      {p.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </div>
+        )}
         {searching ? (
           <>
             <p className="muted small">Search results are ordered by how well they match.</p>
@@ -106,6 +153,8 @@ export function LibraryScreen({ collection, openSeq }: { collection: string; ope
             <ErrorNote error={list.error} onRetry={list.reload} />
             {list.data === undefined ? (
               list.error === undefined && <LoadingNote />
+            ) : list.data.total === 0 && change !== 'all' ? (
+              <p className="muted">{describeNoMatch(change, period)}</p>
             ) : list.data.total === 0 ? (
               <EmptyState title={hotOnly ? 'No hot pages yet' : 'No pages yet'}>
                 <p>
@@ -123,7 +172,7 @@ export function LibraryScreen({ collection, openSeq }: { collection: string; ope
           </>
         )}
       </div>
-      {openSeq !== null && <PageViewer key={openSeq} collection={collection} seq={openSeq} onLabelled={onLabelled} />}
+      {openSeq !== null && <PageViewer key={openSeq} collection={collection} seq={openSeq} version={openVersion} onLabelled={onLabelled} />}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { PageRow } from '../../../../crawler/protocol/api.ts';
-import { formatScore } from '../../lib/format.ts';
+import { formatDateTime, formatScore } from '../../lib/format.ts';
 import { routeHash } from '../../lib/route.ts';
 import { HotBadge, LabelBadge } from './badges.tsx';
 
@@ -25,7 +25,7 @@ export const PageTable = memo(function PageTable({ collection, pages, openSeq }:
               <div className="url-cell muted small" title={page.url}>
                 {page.url}
               </div>
-              {(page.hot || page.label !== null || page.duplicate !== null || page.soft404) && (
+              {(page.hot || page.label !== null || page.duplicate !== null || page.soft404 || page.version > 1 || page.goneAt !== null) && (
                 <div className="badges">
                   <HotBadge hot={page.hot} />
                   <LabelBadge label={page.label} />
@@ -37,6 +37,16 @@ export const PageTable = memo(function PageTable({ collection, pages, openSeq }:
                   {page.soft404 && (
                     <span className="badge" title="The site answers this way for pages that do not exist">
                       soft 404
+                    </span>
+                  )}
+                  {page.lastChangedAt !== null && (
+                    <span className="badge badge-changed" title={`Found changed on ${formatDateTime(page.lastChangedAt)}`}>
+                      {page.version} versions
+                    </span>
+                  )}
+                  {page.goneAt !== null && (
+                    <span className="badge badge-gone" title={`Found gone on ${formatDateTime(page.goneAt)}`}>
+                      gone
                     </span>
                   )}
                 </div>

@@ -1,18 +1,30 @@
 import { useState } from 'react';
-import type { LabelInput, PageDetail, PageRow } from '../../../../crawler/protocol/api.ts';
+import type { LabelInput, PageDetail, PageRow, PageVersions } from '../../../../crawler/protocol/api.ts';
 import { ErrorNote, LoadingNote } from '../../components/Notes.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
-import { formatScore } from '../../lib/format.ts';
+import { formatDateTime, formatScore } from '../../lib/format.ts';
 import { routeHash } from '../../lib/route.ts';
 import { useClient } from '../../state/contexts.ts';
 import { HotBadge, LabelBadge } from './badges.tsx';
+import { VersionCompare } from './VersionCompare.tsx';
+import { VersionHistory } from './VersionHistory.tsx';
 
 /** The scripts-free stored copy can only open links in a new window, outside the sandbox. */
 const SANDBOX = 'allow-popups allow-popups-to-escape-sandbox';
 
-export function PageViewer({ collection, seq, onLabelled }: { collection: string; seq: number; onLabelled: (row: PageRow) => void }) {
+interface PageViewerProps {
+  collection: string;
+  seq: number;
+  /** The version to show; null for the latest. */
+  version: number | null;
+  onLabelled: (row: PageRow) => void;
+}
+
+export function PageViewer({ collection, seq, version, onLabelled }: PageViewerProps) {
   const client = useClient();
   const page = useLoad<PageDetail>(() => client.api.getPage({ collection, seq }), [client, collection, seq]);
+  const history = useLoad<PageVersions>(() => client.api.pageVersions({ collection, seq }), [client, collection, seq]);
+  const [comparing, setComparing] = useState(false);
   const [labelling, setLabelling] = useState(false);
   const [labelError, setLabelError] = useState<unknown>(undefined);
 
@@ -44,6 +56,12 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
   }
 
   const detail = page.data;
+  const versions = history.data?.versions ?? [];
+  const shown = version === null ? versions.find((v) => v.latest) : versions.find((v) => v.version === version);
+  const shownNumber = shown?.version ?? detail.version;
+  // The latest version's frame needs no wait for the list of versions.
+  const framePath = version === null ? detail.viewPath : (shown?.viewPath ?? null);
+  const hasHistory = versions.length > 1 || versions.some((v) => v.revisits.length > 0);
   // The stored page takes the window's height: what Forager knows of it folds away above it.
   return (
     <aside className="viewer" aria-labelledby="viewer-title">
@@ -77,6 +95,10 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
         )}
       </div>
       <ErrorNote error={labelError} />
+      <ErrorNote error={history.error} onRetry={history.reload} />
+      {history.data !== undefined && hasHistory && (
+        <VersionHistory collection={collection} history={history.data} shown={shownNumber} comparing={comparing} onCompare={setComparing} />
+      )}
       {detail.note !== null && <p className="note">{detail.note}</p>}
       <details className="viewer-details">
         <summary>Page details</summary>
@@ -107,18 +129,44 @@ export function PageViewer({ collection, seq, onLabelled }: { collection: string
           )}
           <dt>Fetched</dt>
           <dd>
-            {new Date(detail.fetchedAt).toLocaleString()} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)
+            {formatDateTime(detail.fetchedAt)} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)
           </dd>
+          <dt>Versions</dt>
+          <dd>
+            {detail.version === 1 ? 'one' : detail.version}
+            {detail.version > 1 && <> · first fetched {formatDateTime(detail.firstFetchedAt)}</>} · last checked {formatDateTime(detail.checkedAt)}
+          </dd>
+          {detail.goneAt !== null && (
+            <>
+              <dt>Gone</dt>
+              <dd>a revisit on {formatDateTime(detail.goneAt)} found the page no longer there; the last version stored is shown</dd>
+            </>
+          )}
         </dl>
         <p className="hint">
           This is the copy Forager stored, shown without scripts or remote resources. Links to pages of this collection open
           here; other links first ask before they open on the live web.
         </p>
       </details>
-      {detail.viewPath !== null ? (
-        <iframe className="stored-page" title={`Stored copy of ${detail.url}`} src={client.pageSrc(detail.viewPath)} sandbox={SANDBOX} referrerPolicy="no-referrer" />
+      {comparing && history.data !== undefined ? (
+        <VersionCompare collection={collection} seq={seq} versions={history.data.versions} />
+      ) : version !== null && shown === undefined ? (
+        history.data === undefined ? (
+          history.error === undefined && <LoadingNote>Opening the version…</LoadingNote>
+        ) : (
+          <p className="note">This page has no version {version}.</p>
+        )
+      ) : framePath !== null ? (
+        <iframe
+          key={framePath}
+          className="stored-page"
+          title={`Stored copy of ${detail.url}${shown !== undefined && !shown.latest ? `, version ${shown.version} of ${formatDateTime(shown.fetchedAt)}` : ''}`}
+          src={client.pageSrc(framePath)}
+          sandbox={SANDBOX}
+          referrerPolicy="no-referrer"
+        />
       ) : (
-        <p className="muted">Forager kept no viewable copy of this page (it is not HTML).</p>
+        <p className="muted">Forager kept no viewable copy of this {version === null ? 'page' : 'version'} (it is not HTML).</p>
       )}
     </aside>
   );

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAgo, formatBytes, formatCount, formatDuration, formatPercent, formatPlain, formatScore, formatWait } from '../../../../renderer/src/lib/format.ts';
+import { formatAgo, formatBytes, formatCount, formatDateTime, formatDuration, formatPercent, formatPlain, formatScore, formatWait } from '../../../../renderer/src/lib/format.ts';
 
 describe('renderer number formats', () => {
   test('counts are grouped by thousands, plain figures are not', () => {
@@ -56,5 +56,14 @@ describe('renderer relative times', () => {
     assert.equal(formatWait('2025-03-01T11:59:59.000Z', now), 'now');
     assert.equal(formatWait('2025-03-01T12:00:01.250Z', now), 'in 1.3 s');
     assert.equal(formatWait('2025-03-01T12:03:00.000Z', now), 'in 3 min');
+  });
+});
+
+describe('renderer dates', () => {
+  test('a time to the second in local time, fixed separators', () => {
+    const local = new Date(2026, 4, 9, 7, 3, 5);
+    assert.equal(formatDateTime(local.toISOString()), '2026-05-09 07:03:05');
+    assert.equal(formatDateTime(new Date(2026, 11, 31, 23, 59, 59).toISOString()), '2026-12-31 23:59:59');
+    assert.equal(formatDateTime('not a time'), 'unknown');
   });
 });

@@ -15,11 +15,15 @@ describe('hash routes', () => {
     assert.deepEqual(parseRoute('#/c/wal/dashboard'), { screen: 'dashboard', collection: 'wal' });
     assert.deepEqual(parseRoute('#/c/wal'), { screen: 'dashboard', collection: 'wal' });
     assert.deepEqual(parseRoute('#/c/wal/library/42'), { screen: 'library', collection: 'wal', seq: 42 });
+    assert.deepEqual(parseRoute('#/c/wal/library/42/v3'), { screen: 'library', collection: 'wal', seq: 42, version: 3 });
     assert.deepEqual(parseRoute('#/c/wal/export/'), { screen: 'export', collection: 'wal' });
   });
 
   test('unknown or malformed addresses are not found', () => {
-    for (const hash of ['#/c/wal/settings', '#/c/wal/library/0', '#/c/wal/lab/3', '#/c//dashboard', '#/c/%E0%A4%A/lab', '#/elsewhere']) {
+    for (const hash of [
+      '#/c/wal/settings', '#/c/wal/library/0', '#/c/wal/lab/3', '#/c//dashboard', '#/c/%E0%A4%A/lab', '#/elsewhere',
+      '#/c/wal/library/4/v0', '#/c/wal/library/4/3', '#/c/wal/library/4/v2/x', '#/c/wal/lab/4/v2',
+    ]) {
       assert.equal(parseRoute(hash).screen, 'not-found', hash);
     }
   });
@@ -31,6 +35,7 @@ describe('hash routes', () => {
       { screen: 'cluster' },
       { screen: 'dashboard', collection: 'write ahead/log' },
       { screen: 'library', collection: 'wal', seq: 7 },
+      { screen: 'library', collection: 'wal', seq: 7, version: 2 },
       { screen: 'library', collection: 'wal' },
       { screen: 'lab', collection: 'ü-docs' },
       { screen: 'export', collection: 'wal_2' },

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, describeError } from '../../../../renderer/src/api/errors.ts';
 import { isApiReply, unwrapReply } from '../../../../renderer/src/api/reply.ts';
-import { describeOutcome, describeReason, describeState } from '../../../../renderer/src/lib/words.ts';
+import { describeOutcome, describeReason, describeRevisit, describeState } from '../../../../renderer/src/lib/words.ts';
 
 describe('renderer words', () => {
   test('crawl states and outcomes in words', () => {
@@ -12,6 +12,19 @@ describe('renderer words', () => {
     assert.match(describeOutcome('budget', 1500) ?? '', /page budget \(1,500 pages\)/);
     assert.match(describeOutcome('exhausted', 1) ?? '', /nothing in scope/);
     assert.equal(describeOutcome('the crawl stopped on an error: disk full', 1), 'The last run ended: the crawl stopped on an error: disk full.');
+  });
+
+  test('a refresh\'s state, outcomes and revisits in words', () => {
+    assert.equal(describeState('running', true), 'Refreshing');
+    assert.equal(describeState('paused', true), 'Paused');
+    assert.match(describeOutcome('budget', 80, 1200) ?? '', /made the 1,200 fetches it was allowed/);
+    assert.match(describeOutcome('exhausted', 80, 12) ?? '', /revisited every page that was due/);
+    assert.match(describeOutcome('stopped', 80, 12) ?? '', /goes on where it stopped/);
+    assert.equal(describeOutcome('the crawl stopped on an error: disk full', 1, 12), 'The last run ended: the crawl stopped on an error: disk full.');
+    assert.match(describeRevisit('not-modified', 304), /unchanged/);
+    assert.match(describeRevisit('identical', 200), /unchanged/);
+    assert.match(describeRevisit('changed', 200), /new version/);
+    assert.equal(describeRevisit('gone', 410), 'gone (the server answered 410)');
   });
 
   test('failure reasons in words, unknown ones as they are', () => {
