@@ -30,7 +30,7 @@ import type { PageJudge } from '../relevance/judge.ts';
 import { createPageJudge, knownLabels } from './relevance-judge.ts';
 import { VerdictRevision } from './verdict-revision.ts';
 import { HttpClient } from './http-client.ts';
-import { PageRecorder, type RecordedPage } from './page-recorder.ts';
+import { PageRecorder, type RecordedPage, type RenderedAnalysis } from './page-recorder.ts';
 import { pickSettings } from './pick-settings.ts';
 import { RequestSlots } from './request-slots.ts';
 import { RobotsGate } from './robots-gate.ts';
@@ -972,7 +972,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#bytesThisRun += result.bytesReceived;
         this.#saveRunCounters();
       };
-      const revisit = await this.#revisits.record(task, stored, result, this.#soft404For(host, task.url), () => this.#recorder.analyse(task, result), afterWrite);
+      const revisit = await this.#revisits.record(task, stored, result, this.#soft404For(host, task.url), () => this.#recorder.analyse(task, result), afterWrite, this.#revisitRender(task, result));
+      if (revisit.rendered === true) this.#renderedThisRun++;
       this.#strategy.done(task.id);
       this.#countRevisit(revisit.outcome);
       if (revisit.changed !== undefined) {
@@ -1006,6 +1007,20 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#pageTasks--;
       this.#revisitTasks--;
     }
+  }
+
+  /**
+   * How a changed version is rendered, as a crawl would render the page (the render stage's
+   * plan for it); undefined when the crawl renders nothing. The revisit's task waits for the
+   * render: changed pages that need a browser are few.
+   */
+  #revisitRender(task: QueuedUrl, result: FetchResult): ((raw: ResponseAnalysis) => Promise<RenderedAnalysis | undefined>) | undefined {
+    const stage = this.#render;
+    if (stage === undefined) return undefined;
+    return async (raw) => {
+      const plan = stage.plan(task, result, raw);
+      return plan === 'skip' ? undefined : stage.render(task, result, raw, plan);
+    };
   }
 
   /** A revisit that recorded nothing: its URL is a fetched page again, with why. */

@@ -33,10 +33,11 @@ function originsOf(db: Db, hosts: readonly string[]): string[] {
  * from now.
  */
 export function startRefresh(db: Db, request: RefreshRequest, now = Date.now()): RefreshRun & { resumed: boolean } {
+  // The hosts are checked first: a refused request must not leave a refresh in progress.
+  const origins = request.hosts !== undefined && request.hosts.length > 0 ? originsOf(db, request.hosts) : undefined;
   const inProgress = refreshInProgress(db);
   const since = inProgress ?? now;
   if (inProgress === undefined) beginRefresh(db, since);
-  const origins = request.hosts !== undefined && request.hosts.length > 0 ? originsOf(db, request.hosts) : undefined;
   let maxFetches = request.maxFetches;
   if (maxFetches === undefined) {
     const due = db

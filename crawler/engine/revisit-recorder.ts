@@ -8,7 +8,7 @@ import { storedBodySql } from '../store/stored-body.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { NewRevisit, RevisitOutcome, StoredVersion, VersionStore } from '../store/version-store.ts';
-import type { PageRecorder, RecordedPage } from './page-recorder.ts';
+import type { PageRecorder, RecordedPage, RenderedAnalysis } from './page-recorder.ts';
 
 /** What a revisit came to: its outcome, and the stored page when it changed. */
 export interface RevisitRecord {
@@ -16,6 +16,8 @@ export interface RevisitRecord {
   seq: number;
   /** The new version as stored (outcome 'changed'): its links joined the frontier. */
   changed?: RecordedPage;
+  /** Whether the new version was rendered in a browser. */
+  rendered?: boolean;
 }
 
 /** The response header named `name` (any case) of a stored list of pairs. */
@@ -78,7 +80,8 @@ export class RevisitRecorder {
   /**
    * Decides and stores the revisit's outcome. `soft404` is the signature of the folder's (or
    * host's) answer for a name that cannot exist; `analyse` parses the response when the
-   * outcome needs its text.
+   * outcome needs its text; `render` renders a changed version as the crawl would have
+   * (undefined when the crawl renders nothing, or not this page).
    */
   async record(
     task: QueuedUrl,
@@ -87,6 +90,7 @@ export class RevisitRecorder {
     soft404: Simhash | null,
     analyse: () => Promise<ResponseAnalysis>,
     afterWrite: () => void,
+    render?: (raw: ResponseAnalysis) => Promise<RenderedAnalysis | undefined>,
   ): Promise<RevisitRecord> {
     const revisit = this.#revisitOf(stored, result);
     const plain = (outcome: RevisitOutcome): RevisitRecord => {
@@ -104,8 +108,9 @@ export class RevisitRecorder {
     const analysis = await analyse();
     const isSoft404 = result.status === 200 && soft404 !== null && analysis.simhash !== null && hammingDistance(soft404, analysis.simhash) <= NEAR_DUPLICATE_BITS;
     if (isSoft404) return plain('gone');
-    const changed = await this.#recorder.record(task, result, afterWrite, null, soft404, { raw: analysis }, revisit);
-    return { outcome: 'changed', seq: stored.seq, changed };
+    const rendered = await render?.(analysis);
+    const changed = await this.#recorder.record(task, result, afterWrite, null, soft404, rendered === undefined ? { raw: analysis } : { raw: analysis, rendered }, revisit);
+    return { outcome: 'changed', seq: stored.seq, changed, rendered: rendered !== undefined };
   }
 
   #revisitOf(stored: StoredVersion, result: FetchResult): Omit<NewRevisit, 'outcome'> {

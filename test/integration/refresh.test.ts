@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CrawlEngine, type RevisitEvent } from '../../crawler/engine/engine.ts';
 import { finishRefresh, startRefresh } from '../../crawler/engine/refresh-run.ts';
+import { findBrowser } from '../../crawler/render/find-browser.ts';
 import type { Db } from '../../crawler/store/database.ts';
 import { refreshInProgress } from '../../crawler/store/settings-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
@@ -242,6 +243,7 @@ describe('forager refresh: budget and hosts', () => {
       // The sitemap (a site resource) goes first, then the hot page.
       assert.ok(asked.includes('/p3'), `the on-topic page is among the first revisits: ${asked.join(', ')}`);
       assert.throws(() => startRefresh(crawl.db, { hosts: ['elsewhere.example'] }), /no pages from host "elsewhere.example"/);
+      assert.equal(refreshInProgress(crawl.db), undefined, 'a refused refresh is not left in progress');
       crawl.db.close();
     } finally {
       await site.close();
@@ -318,6 +320,33 @@ describe("forager refresh: a sitemap's lastmod", () => {
       // Politeness holds as in a crawl: one host, the delay between its requests (robots.txt's included).
       const arrivals = site.arrivals.slice(arrivalsBefore);
       for (let i = 1; i < arrivals.length; i++) assert.ok((arrivals[i] as number) - (arrivals[i - 1] as number) >= 290, `request ${i} came ${((arrivals[i] as number) - (arrivals[i - 1] as number)).toFixed(0)} ms after the one before`);
+      crawl.db.close();
+    } finally {
+      await site.close();
+      dir.cleanup();
+    }
+  });
+});
+
+describe('forager refresh: a page the crawl rendered', { skip: findBrowser('').kind === 'missing' ? 'no Chromium-family browser on this machine' : false }, () => {
+  it('renders its changed version as the crawl did', async () => {
+    const dir = tempDir();
+    const site = await startChangingSite();
+    try {
+      const app = (words: string): string => `<div id="root"></div><script>document.getElementById('root').innerHTML = '<p>${words}</p>';</script>`;
+      site.pages.set('/', { body: app('the first rendering, about checkpoints') });
+      const settings = testSettings([`${site.origin}/`], { query: 'checkpoints', render: 'always' });
+      const crawl = await crawlOnce(dir.dir, settings);
+      assert.match(pageOf(crawl.db, `${site.origin}/`)?.text ?? '', /first rendering/);
+      site.pages.set('/', { body: app('the second rendering, about checkpoints') });
+      const refresh = startRefresh(crawl.db, {});
+      const engine = new CrawlEngine(crawl.db, settings, { refresh });
+      finishRefresh(crawl.db, await engine.run());
+      const page = pageOf(crawl.db, `${site.origin}/`) as PageFacts;
+      assert.equal(page.version, 2);
+      assert.match(page.text ?? '', /second rendering/, 'the new version is judged by its rendered text');
+      assert.equal(crawl.db.prepare('SELECT count(*) FROM renders WHERE page_seq = ?').pluck().get(page.seq), 1, 'its render is stored');
+      assert.equal(engine.stats().rendered, 2, 'the crawl's render and the refresh's');
       crawl.db.close();
     } finally {
       await site.close();
