@@ -346,7 +346,7 @@ describe('forager refresh: a page the crawl rendered', { skip: findBrowser('').k
       assert.equal(page.version, 2);
       assert.match(page.text ?? '', /second rendering/, 'the new version is judged by its rendered text');
       assert.equal(crawl.db.prepare('SELECT count(*) FROM renders WHERE page_seq = ?').pluck().get(page.seq), 1, 'its render is stored');
-      assert.equal(engine.stats().rendered, 2, 'the crawl's render and the refresh's');
+      assert.equal(engine.stats().rendered, 2, 'the render of the crawl and the render of the refresh');
       crawl.db.close();
     } finally {
       await site.close();
