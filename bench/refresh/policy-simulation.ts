@@ -15,6 +15,7 @@
  *   policy that orders by change chance).
  */
 import { pooledChangeRate, revisitPriority, revisitValue, type RevisitFacts } from '../../crawler/ordering/revisit-policy.ts';
+import { seededRandom } from '../support/seeded-random.ts';
 
 const DAY = 86_400_000;
 
@@ -37,18 +38,6 @@ interface SimPage {
   lastChange: number;
 }
 
-/** mulberry32: the same collection in every run. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The weight a page's change or freshness carries: the policy's own value scale (an off-topic page still counts a fifth). */
 const weightOf = revisitValue;
 
@@ -63,10 +52,10 @@ function collection(pages: number, random: () => number): SimPage[] {
 
 /** Runs one policy over `days` days with `share` of the pages revisited each day. */
 function simulate(policy: PolicyName, options: { pages: number; days: number; share: number; seed: number }): PolicyFigures {
-  const random = generator(options.seed);
+  const random = seededRandom(options.seed);
   const pages = collection(options.pages, random);
-  const changes = generator(options.seed + 1);
-  const order = generator(options.seed + 2);
+  const changes = seededRandom(options.seed + 1);
+  const order = seededRandom(options.seed + 2);
   const budget = Math.round(options.pages * options.share);
   const measureFrom = Math.floor(options.days / 2);
   let revisits = 0;

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from './seeded-random.ts';
 
 export type Validators = 'etag' | 'last-modified' | 'none';
 
@@ -70,19 +71,8 @@ const STYLE =
   'nav{border-bottom:1px solid #ccc;margin-bottom:1rem}nav a{margin-right:.75rem}' +
   'footer{border-top:1px solid #ccc;color:#555;font-size:.85rem;margin-top:2rem}</style>';
 
-/** A small seeded generator (mulberry32): the same site in every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function prose(bytes: number, seed: number): string {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const word = (): string => WORDS[Math.floor(next() * WORDS.length)] as string;
   const paragraphs: string[] = [];
   let length = 0;
@@ -125,7 +115,7 @@ function etagOf(body: Buffer): string {
 function buildPages(count: number): { pages: SitePage[]; nav: string } {
   const sections = Math.max(2, Math.min(SECTION_NAMES.length * 4, Math.round(count / 50)));
   const sectionName = (s: number): string => `${SECTION_NAMES[s % SECTION_NAMES.length]}${s < SECTION_NAMES.length ? '' : `-${Math.floor(s / SECTION_NAMES.length) + 1}`}`;
-  const next = random(42);
+  const next = seededRandom(42);
   const articles = count - 1 - sections;
   const articlePaths: string[][] = Array.from({ length: sections }, () => []);
   const all: { path: string; title: string; section: number }[] = [{ path: '/', title: 'Database notes', section: -1 }];
@@ -238,7 +228,7 @@ export async function startRevisitSite(count: number): Promise<RevisitSite> {
     seed: `${origin}/`,
     urls: pages.map((page) => `${origin}${page.path}`),
     change(changes: number): string[] {
-      const next = random(7);
+      const next = seededRandom(7);
       const order = pages.map((_, i) => i);
       for (let i = order.length - 1; i > 0; i--) {
         const j = Math.floor(next() * (i + 1));

@@ -15,6 +15,7 @@ import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { UrlStore } from '../../crawler/store/url-store.ts';
 import { fingerprint } from '../../crawler/url/fingerprint.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const HOSTS = 50;
 const LINKS_PER_PAGE = 20;
@@ -27,17 +28,6 @@ const WORDS = [
   'the', 'of', 'and', 'a', 'to', 'in', 'is', 'that', 'for', 'it', 'with', 'as', 'on', 'be', 'at', 'by', 'this',
   'database', 'index', 'replica', 'latency', 'throughput', 'storage', 'durable', 'crash', 'restart', 'sequence',
 ];
-
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(rand: () => number, words: number): string {
   const out: string[] = [];
@@ -71,7 +61,7 @@ export function buildSyntheticCollection(path: string, pages: number): void {
   try {
     const seeds = [pageUrl(0)];
     saveSettings(db, { ...DEFAULT_SETTINGS, query: QUERY, seeds });
-    const rand = generator(42);
+    const rand = seededRandom(42);
     const tails = bodyTails(rand);
     const tailsGzip = tails.map((tail) => gzipSync(tail));
     const hosts = new HostStore(db);
