@@ -8,7 +8,7 @@ export type ChangeFilter = 'all' | 'changed' | 'new' | 'gone';
 
 export type Period = 'hour' | 'day' | 'week' | 'month' | 'ever';
 
-const HOUR_MS = 3_600_000;
+const HOUR_MS = 60 * 60 * 1000;
 
 export const PERIODS: readonly { value: Period; label: string; ms: number | null }[] = [
   { value: 'hour', label: 'in the last hour', ms: HOUR_MS },
