@@ -418,6 +418,7 @@ export const NEW_CRAWL_SETTINGS = [
   'hotThreshold',
   'allowPrivate',
   'render',
+  'revisitAfter',
 ] as const satisfies readonly SettingKey[];
 
 export type NewCrawlSettingKey = (typeof NEW_CRAWL_SETTINGS)[number];

@@ -48,6 +48,8 @@ export interface NewCrawlFields {
   allowPrivate: boolean;
   render: RenderMode;
   spend: SpendMode;
+  /** How long after its last check a stored page is revisited by a crawl that keeps going; '' never. */
+  revisitAfter: string;
 }
 
 export type NewCrawlField = keyof NewCrawlFields;
@@ -70,7 +72,16 @@ export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   allowPrivate: DEFAULT_SETTINGS.allowPrivate,
   render: DEFAULT_SETTINGS.render,
   spend: DEFAULT_SETTINGS.spend,
+  revisitAfter: DEFAULT_SETTINGS.revisitAfter,
 };
+
+/** The New crawl form's choices of revisit interval (the CLI's --revisit-after takes any duration). */
+export const REVISIT_CHOICES: readonly { value: string; label: string }[] = [
+  { value: '', label: 'Never: stop when the budget is spent' },
+  { value: '1d', label: 'Every day' },
+  { value: '7d', label: 'Every week' },
+  { value: '30d', label: 'Every 30 days' },
+];
 
 /** The form's number fields: their names in words, and the settings schema's limits. */
 export const NUMBER_RULES = {
@@ -128,6 +139,7 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     allowPrivate: fields.allowPrivate,
     render: fields.render,
     spend: fields.spend,
+    revisitAfter: fields.revisitAfter,
     start: true,
   };
   if (name !== '') input.name = name;

@@ -3,7 +3,7 @@ import { RENDER_MODES, SCOPES, SPEND_MODES, type RenderMode, type ScopeMode, typ
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
-import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
+import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, REVISIT_CHOICES, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
 import { useClient, useInfo, useStore } from '../state/contexts.ts';
 
 const SCOPE_LABELS: Record<ScopeMode, string> = {
@@ -163,6 +163,21 @@ export function NewCrawlScreen() {
               </Field>
             </div>
             <Field
+              id="new-revisitAfter"
+              label="Keep the collection fresh"
+              hint="Keep crawling after the budget is spent, and revisit each stored page this long after its last check: unchanged pages cost a short conditional request, changed ones are stored as new versions beside the old."
+            >
+              {(props) => (
+                <select {...props} value={fields.revisitAfter} onChange={(e) => set('revisitAfter', e.target.value)}>
+                  {REVISIT_CHOICES.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field
               id="new-hotPredicate"
               label="Hot predicate"
               error={errors.hotPredicate}
@@ -206,4 +221,4 @@ const HOT_PREDICATE_HINT = (
   </>
 );
 
-const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate']);
+const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter']);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField } from '../../../../renderer/src/lib/forms.ts';
+import { exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
+import { checkSettings, DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
 
 describe('newCrawlInput', () => {
   test('turns a filled form into createCollection input that starts the crawl', () => {
@@ -17,6 +18,7 @@ describe('newCrawlInput', () => {
       allowPrivate: true,
       render: 'always',
       spend: 'time',
+      revisitAfter: '7d',
     });
     assert.deepEqual(parsed, {
       ok: true,
@@ -34,6 +36,7 @@ describe('newCrawlInput', () => {
         allowPrivate: true,
         render: 'always',
         spend: 'time',
+        revisitAfter: '7d',
         start: true,
       },
     });
@@ -76,6 +79,14 @@ describe('newCrawlInput', () => {
     const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: '\n \n' });
     assert.equal(parsed.ok, false);
     if (!parsed.ok) assert.match(parsed.errors.seeds ?? '', /at least one seed/);
+  });
+});
+
+describe('REVISIT_CHOICES', () => {
+  test('every choice is a revisit interval the settings accept, and the default is never', () => {
+    assert.equal(NEW_CRAWL_DEFAULTS.revisitAfter, '');
+    for (const choice of REVISIT_CHOICES) assert.equal(checkSettings({ ...DEFAULT_SETTINGS, query: 'q', seeds: ['https://a.example/'], revisitAfter: choice.value }).ok, true, choice.value);
+    assert.equal(checkSettings({ ...DEFAULT_SETTINGS, query: 'q', seeds: ['https://a.example/'], revisitAfter: 'soon' }).ok, false);
   });
 });
 
