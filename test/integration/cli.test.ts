@@ -488,6 +488,11 @@ describe('wrong arguments: one line on stderr, exit 2', () => {
     ['--contact that is not a URL', () => newCrawl('--contact', 'call me'), /--contact/],
     ['a query of stop words only', () => ['crawl', '--db', fresh(), '--query', 'the of and', '--seed', seed], /no content words/],
     ['--user-agent without a product token', () => newCrawl('--user-agent', '(compatible) bot'), /product token/],
+    ['--revisit-after that is no duration', () => newCrawl('--revisit-after', 'soon'), /revisit-after/],
+    ['refresh without --db', () => ['refresh'], /--db/],
+    ['refresh --max-pages 0', () => ['refresh', '--db', stored, '--max-pages', '0'], /max-pages/],
+    ['refresh of a host the collection has no pages from', () => ['refresh', '--db', stored, '--host', 'elsewhere.example'], /no pages from host "elsewhere.example"/],
+    ['cluster create --revisit-after', () => ['cluster', 'create', '--redis', 'redis://127.0.0.1:9', '--name', 'c', '--query', 'garden tools', '--seed', seed, '--revisit-after', '7d'], /does not revisit/],
   ];
   for (const [name, args, says] of cases) {
     it(name, async () => {

@@ -60,6 +60,8 @@ async function createCommand(argv: string[]): Promise<number> {
   const leaseMs = integerOption('lease-ms', stringFlag(values, 'lease-ms')) ?? DEFAULT_LEASE_MS;
   if (leaseMs < 500 || leaseMs > 600_000) throw new UsageError(`--lease-ms must be between 500 and 600000, got ${leaseMs}`, { option: 'lease-ms' });
   const settings = applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, values);
+  // Shards would revisit, but merge does not carry versions yet, and a cluster that never idles never finishes.
+  if (settings.revisitAfter !== '') throw new UsageError('cluster create: a cluster does not revisit pages yet; refresh the merged collection with forager refresh', { option: 'revisit-after' });
   await withRedis(redisUrl, (redis) => createCluster(redis, name, settings, leaseMs));
   process.stdout.write(`cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
   return 0;
