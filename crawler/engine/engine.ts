@@ -953,7 +953,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     try {
       const stored = this.#revisits.stored(task);
       if (stored === undefined) {
-        this.#urls.finish(task.id, UrlState.fetched, null);
+        this.#endRevisit(task, null);
         return;
       }
       const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, conditionalHeaders(stored)), () => this.#frontier.stalled(host));
@@ -965,7 +965,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       }
       release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
       if (retryable) {
-        this.#endRevisit(task, UrlState.fetched, `revisit:http:${result.status}`);
+        this.#endRevisit(task, `revisit:http:${result.status}`);
         return;
       }
       const afterWrite = (): void => {
@@ -1000,7 +1000,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         return;
       }
       // The page stays as stored: a revisit that got no answer says nothing about it.
-      this.#endRevisit(task, UrlState.fetched, `revisit:${reason}`);
+      this.#endRevisit(task, `revisit:${reason}`);
       release(Date.now() - started);
       this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
     } finally {
@@ -1024,8 +1024,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   }
 
   /** A revisit that recorded nothing: its URL is a fetched page again, with why. */
-  #endRevisit(task: QueuedUrl, state: UrlStateValue, reason: string): void {
-    this.#urls.finish(task.id, state, reason);
+  #endRevisit(task: QueuedUrl, reason: string | null): void {
+    this.#urls.finish(task.id, UrlState.fetched, reason);
     this.#strategy.done(task.id);
   }
 
