@@ -1,6 +1,7 @@
 import { crawlCounts } from '../store/crawl-counts.ts';
 import { OUT_OF_SCOPE_ORIGIN } from '../store/host-store.ts';
-import type { CrawlStats, HarvestPoint } from '../protocol/crawl-stats.ts';
+import type { CrawlStats, HarvestPoint, RevisitCounts } from '../protocol/crawl-stats.ts';
+import { hasVersions } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { UrlState, type UrlStateValue } from '../store/url-state.ts';
 
@@ -34,6 +35,20 @@ export function runTotals(db: ReadonlyDb): RunTotals {
 function urlCountsByState(db: ReadonlyDb): Map<UrlStateValue, number> {
   const rows = db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: UrlStateValue; n: number }[];
   return new Map(rows.map((r) => [r.state, r.n]));
+}
+
+/**
+ * Every revisit the collection's refreshes made, by outcome (all runs together, where
+ * CrawlStats.revisits is one run's), and the revisits still waiting (a stopped refresh's);
+ * undefined for a collection never refreshed (or older than versions).
+ */
+export function storedRevisitCounts(db: ReadonlyDb): RevisitCounts | undefined {
+  if (!hasVersions(db)) return undefined;
+  const rows = db.prepare('SELECT outcome, count(*) AS n FROM revisits GROUP BY outcome').all() as { outcome: string; n: number }[];
+  const queued = db.prepare(`SELECT count(*) FROM urls WHERE state IN (${UrlState.queued}, ${UrlState.inflight}) AND id IN (SELECT url_id FROM pages)`).pluck().get() as number;
+  if (rows.length === 0 && queued === 0) return undefined;
+  const n = (outcome: string): number => rows.find((row) => row.outcome === outcome)?.n ?? 0;
+  return { notModified: n('not-modified'), identical: n('identical'), changed: n('changed'), gone: n('gone'), queued };
 }
 
 /** Stats of a collection at rest, from what is stored. */

@@ -742,6 +742,14 @@ describe('pages and search over a refreshed collection', () => {
     assert.deepEqual(jsonLines(await runCli(['pages', '--db', db, '--json', '--changed-since', tomorrow])), [], 'a date alone');
   });
 
+  it('stats counts every refresh\'s revisits by outcome', async () => {
+    const stats = JSON.parse((await runCli(['stats', '--db', db, '--json'])).stdout) as { allRevisits?: Record<string, number> };
+    // The home page, /steady and the seed host's /sitemap.xml (a 404 still) answered the same; /wal changed; /doomed went.
+    assert.deepEqual(stats.allRevisits, { notModified: 0, identical: 3, changed: 1, gone: 1, queued: 0 });
+    const text = await runCli(['stats', '--db', db]);
+    assert.match(text.stdout, /^allRevisits\s+notModified 0, identical 3, changed 1, gone 1, queued 0$/m);
+  });
+
   it('pages --new-since and --gone', async () => {
     assert.deepEqual(paths(jsonLines(await runCli(['pages', '--db', db, '--json', '--new-since', new Date(crawledAt).toISOString()]))), ['/fresh']);
     const gone = jsonLines(await runCli(['pages', '--db', db, '--json', '--gone']));

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CrawlEngine, type RevisitEvent } from '../../crawler/engine/engine.ts';
 import { finishRefresh, startRefresh } from '../../crawler/engine/refresh-run.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
+import { storedRevisitCounts } from '../../crawler/library/stats.ts';
 import type { Db } from '../../crawler/store/database.ts';
 import { refreshInProgress } from '../../crawler/store/settings-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
@@ -203,6 +204,11 @@ describe('forager refresh: revisits with conditional requests', () => {
     assert.equal(outcomes.get('/changes'), 'changed');
     assert.equal(outcomes.get('/goes-410'), 'gone');
     assert.equal(refreshInProgress(db), undefined);
+    // The figures at rest count every revisit by outcome, as the run did.
+    const atRest = storedRevisitCounts(db);
+    const counted = { notModified: 0, identical: 0, changed: 0, gone: 0 };
+    for (const event of revisitEvents) counted[event.outcome === 'not-modified' ? 'notModified' : event.outcome]++;
+    assert.deepEqual(atRest, { ...counted, queued: 0 });
     const waiting = db.prepare(`SELECT count(*) FROM urls WHERE state = ${UrlState.queued} AND id IN (SELECT url_id FROM pages)`).pluck().get();
     assert.equal(waiting, 0, 'no revisit left waiting');
   });

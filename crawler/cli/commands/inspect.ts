@@ -1,4 +1,4 @@
-import { collectionStats, harvestSeries } from '../../library/stats.ts';
+import { collectionStats, harvestSeries, storedRevisitCounts } from '../../library/stats.ts';
 import { listPages } from '../../library/page-list.ts';
 import { searchPages } from '../../library/search.ts';
 import type { VersionFilter } from '../../library/version-columns.ts';
@@ -37,12 +37,17 @@ function withCollection<T>(path: string, use: (db: ReadonlyDb) => T): T {
 
 export function statsCommand(argv: string[]): number {
   const { values } = parseCommandArgs('stats', argv, { db: { type: 'string' }, json: { type: 'boolean' } });
-  const { stats, series } = withCollection(requireOption('stats', 'db', values.db), (db) => ({ stats: collectionStats(db), series: harvestSeries(db) }));
+  const { stats, series } = withCollection(requireOption('stats', 'db', values.db), (db) => {
+    const revisits = storedRevisitCounts(db);
+    // Every refresh's revisits together: `revisits` is a run's in a crawl's own report.
+    return { stats: { ...collectionStats(db), ...(revisits === undefined ? {} : { allRevisits: revisits }) }, series: harvestSeries(db) };
+  });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ ...stats, harvestSeries: series })}\n`);
   } else {
     for (const [key, value] of Object.entries(stats)) {
-      process.stdout.write(`${key.padEnd(18)} ${typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(3) : value}\n`);
+      const shown = typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(3) : typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(', ') : value;
+      process.stdout.write(`${key.padEnd(18)} ${shown}\n`);
     }
   }
   return 0;
