@@ -32,15 +32,14 @@ function raw(port: number, options: { method?: string; path: string; headers?: R
   });
 }
 
-describe('forager serve: the HTTP transport', () => {
-  let site: TestSite;
-  let canary: TestSite;
-  let service: ForagerService;
-  let server: RunningServer;
-  let cookie: string;
-  const dir = tempDir('forager-serve-');
-
+/**
+ * An API call as the UI's client makes it (POST /api/<method> with the session cookie and the
+ * app's origin); `value` asserts it succeeded and gives its value. `session` is read at each
+ * call: the server starts in a before() hook.
+ */
+function apiCalls(session: () => { server: RunningServer; cookie: string }) {
   const call = async (method: string, input: unknown): Promise<ApiReply> => {
+    const { server, cookie } = session();
     const res = await raw(server.port, {
       method: 'POST',
       path: `${server.appRoot}api/${method}`,
@@ -54,6 +53,18 @@ describe('forager serve: the HTTP transport', () => {
     assert.equal(reply.ok, true, JSON.stringify(reply));
     return (reply as { value: T }).value;
   };
+  return { call, value };
+}
+
+describe('forager serve: the HTTP transport', () => {
+  let site: TestSite;
+  let canary: TestSite;
+  let service: ForagerService;
+  let server: RunningServer;
+  let cookie: string;
+  const dir = tempDir('forager-serve-');
+
+  const { call, value } = apiCalls(() => ({ server, cookie }));
 
   before(async () => {
     canary = await startTestSite({});
@@ -269,20 +280,7 @@ describe('forager serve: page versions, refreshes and their views', () => {
   const slowPaths = new Set<string>();
   const dir = tempDir('forager-serve-versions-');
 
-  const call = async (method: string, input: unknown): Promise<ApiReply> => {
-    const res = await raw(server.port, {
-      method: 'POST',
-      path: `${server.appRoot}api/${method}`,
-      headers: { cookie, 'content-type': 'application/json', origin: `http://127.0.0.1:${server.port}` },
-      body: JSON.stringify(input),
-    });
-    return JSON.parse(res.body) as ApiReply;
-  };
-  const value = async <T>(method: string, input: unknown): Promise<T> => {
-    const reply = await call(method, input);
-    assert.equal(reply.ok, true, JSON.stringify(reply));
-    return (reply as { value: T }).value;
-  };
+  const { call, value } = apiCalls(() => ({ server, cookie }));
   const idle = async (): Promise<CrawlStatus> => {
     let status = await value<CrawlStatus>('crawlStatus', { collection });
     for (let i = 0; i < 400 && status.state !== 'idle'; i++) {
