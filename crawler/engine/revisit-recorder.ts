@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { FetchResult } from '../net/fetch-page.ts';
+import { firstHeader } from '../net/header-pairs.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS, type Simhash } from '../relevance/simhash.ts';
 import type { Db } from '../store/database.ts';
@@ -20,12 +21,6 @@ export interface RevisitRecord {
   rendered?: boolean;
 }
 
-/** The response header named `name` (any case) of a stored list of pairs. */
-function headerOf(headers: readonly [string, string][], name: string): string | undefined {
-  for (const [key, value] of headers) if (key.toLowerCase() === name) return value;
-  return undefined;
-}
-
 /**
  * The conditional request of a revisit: If-None-Match with the stored ETag and
  * If-Modified-Since with the stored Last-Modified (RFC 9110 §13.1), when the stored version
@@ -35,8 +30,8 @@ function headerOf(headers: readonly [string, string][], name: string): string | 
 export function conditionalHeaders(stored: StoredVersion): Record<string, string> | undefined {
   if (stored.status < 200 || stored.status >= 300) return undefined;
   const headers: Record<string, string> = {};
-  const etag = headerOf(stored.headers, 'etag');
-  const lastModified = headerOf(stored.headers, 'last-modified');
+  const etag = firstHeader(stored.headers, 'etag');
+  const lastModified = firstHeader(stored.headers, 'last-modified');
   if (etag !== undefined) headers['if-none-match'] = etag;
   if (lastModified !== undefined) headers['if-modified-since'] = lastModified;
   return Object.keys(headers).length === 0 ? undefined : headers;
@@ -46,7 +41,7 @@ export function conditionalHeaders(stored: StoredVersion): Record<string, string
 function sameHead(stored: StoredVersion, result: FetchResult): boolean {
   if (result.status !== stored.status) return false;
   for (const name of ['etag', 'last-modified', 'content-length', 'content-type']) {
-    if ((headerOf(stored.headers, name) ?? '') !== (result.headers[name] ?? '')) return false;
+    if ((firstHeader(stored.headers, name) ?? '') !== (result.headers[name] ?? '')) return false;
   }
   return true;
 }
@@ -133,7 +128,7 @@ export class RevisitRecorder {
   /** The same status and the same payload (by SHA-256 of the decoded body, as pages.body_hash), or the same head when no body was downloaded. */
   #isUnchanged(stored: StoredVersion, result: FetchResult): boolean {
     if (result.status !== stored.status) return false;
-    if (result.status >= 300 && result.status < 400) return headerOf(stored.headers, 'location') === result.headers.location;
+    if (result.status >= 300 && result.status < 400) return firstHeader(stored.headers, 'location') === result.headers.location;
     if (result.body === undefined) return sameHead(stored, result);
     const digest = createHash('sha256').update(result.body).digest('hex');
     return digest === (stored.bodyHash ?? this.#storedDigest(stored.seq));

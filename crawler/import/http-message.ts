@@ -1,4 +1,5 @@
 import { ImportError } from './import-error.ts';
+import { firstHeader } from '../net/header-pairs.ts';
 
 /** An HTTP response as a WARC response record holds it: status line, headers as received, payload as received. */
 export interface HttpResponseBlock {
@@ -74,7 +75,7 @@ export function headerMap(rawHeaders: readonly [string, string][]): Record<strin
 
 /** The first Location resolved against the page URL, as the crawler resolves it (non-ASCII bytes read as UTF-8). */
 export function redirectLocation(rawHeaders: readonly [string, string][], base: string): string | undefined {
-  const value = rawHeaders.find(([name]) => name.toLowerCase() === 'location')?.[1];
+  const value = firstHeader(rawHeaders, 'location');
   if (value === undefined) return undefined;
   const text = /[^\x00-\x7f]/.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
   try {

@@ -17,6 +17,7 @@ import { loadSettings } from '../../store/settings-store.ts';
 import { ArchiveRows, payloadAsReceived, type ArchivePayload, type ArchiveRevisit, type ArchiveRow } from './archive-rows.ts';
 import { requestHead, responseHead } from './http.ts';
 import { RenderRows, usedSubresources } from '../../library/render-rows.ts';
+import { firstHeader } from '../../net/header-pairs.ts';
 import {
   gzipMember,
   metadataRecord,
@@ -94,10 +95,6 @@ type Capture = { kind: 'version'; version: number; startedAt: number } | { kind:
 function mimeOf(contentType: string | null | undefined): string | null {
   if (contentType === null || contentType === undefined) return null;
   return contentType.split(';', 1)[0]?.trim() ?? null;
-}
-
-function headerValue(headers: readonly [string, string][], name: string): string | undefined {
-  return headers.find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 interface VersionExchange {
@@ -242,7 +239,7 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
       const empty = sha256Digest();
       const response = gzipMember(responseRecord(base, { head, payload: Buffer.alloc(0), payloadDigest: empty, ipAddress: revisit.remoteAddress, truncated: revisit.wireBytes > 0 }));
       const written = await writeExchange(request, response);
-      await options.onCapture?.({ url: page.url, capturedAt: revisit.startedAt, mime: mimeOf(headerValue(revisit.headers, 'content-type')), status: revisit.status, payloadDigest: empty, ...written });
+      await options.onCapture?.({ url: page.url, capturedAt: revisit.startedAt, mime: mimeOf(firstHeader(revisit.headers, 'content-type')), status: revisit.status, payloadDigest: empty, ...written });
       return;
     }
     const notModified = revisit.outcome === 'not-modified';
