@@ -50,7 +50,6 @@ export class VersionStore {
   readonly #insertRevisit;
   readonly #afterRevisit;
   readonly #archive;
-  readonly #archivedText;
   readonly #indexArchived;
   readonly #currentText;
   readonly #unindexCurrent;
@@ -76,7 +75,6 @@ export class VersionStore {
       `INSERT INTO page_versions (page_seq, version, ${VERSION_COLUMNS}, duplicate_of)
        SELECT seq, version, ${VERSION_COLUMNS}, CASE WHEN duplicate_kind = 'exact' THEN duplicate_of END FROM pages WHERE seq = ?`,
     );
-    this.#archivedText = db.prepare('SELECT p.noindex, v.title, v.text FROM page_versions v JOIN pages p ON p.seq = v.page_seq WHERE v.id = ?');
     this.#indexArchived = db.prepare('INSERT INTO versions_fts (rowid, title, text) VALUES (?, ?, ?)');
     this.#currentText = db.prepare('SELECT noindex, title, text FROM pages WHERE seq = ?');
     this.#unindexCurrent = db.prepare("INSERT INTO pages_fts (pages_fts, rowid, title, text) VALUES ('delete', ?, ?, ?)");
@@ -114,11 +112,13 @@ export class VersionStore {
    * caller to store again, and the revisit is recorded as 'changed'.
    */
   replaceVersion(r: NewRevisit, p: NewPage): void {
+    // The version replaced is the one the page row holds: its text leaves the latest versions' index for the earlier ones'.
+    const replaced = this.#currentText.get(r.seq) as { noindex: number; title: string | null; text: string | null };
     const archivedId = Number(this.#archive.run(r.seq).lastInsertRowid);
-    const archived = this.#archivedText.get(archivedId) as { noindex: number; title: string | null; text: string | null };
-    if (archived.noindex === 0 && (archived.title || archived.text)) this.#indexArchived.run(archivedId, archived.title ?? '', archived.text ?? '');
-    const current = this.#currentText.get(r.seq) as { noindex: number; title: string | null; text: string | null };
-    if (current.noindex === 0 && (current.title || current.text)) this.#unindexCurrent.run(r.seq, current.title ?? '', current.text ?? '');
+    if (replaced.noindex === 0 && (replaced.title || replaced.text)) {
+      this.#indexArchived.run(archivedId, replaced.title ?? '', replaced.text ?? '');
+      this.#unindexCurrent.run(r.seq, replaced.title ?? '', replaced.text ?? '');
+    }
     this.#dropLinks.run(r.seq);
     this.#dropRender.run(r.seq);
     this.#dropRequisites.run(r.seq);
