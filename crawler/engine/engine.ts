@@ -51,7 +51,7 @@ import { RequisiteFetcher } from './requisite-fetcher.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import { releaseBody, type FetchResult } from '../net/fetch-page.ts';
 import { RevisitOrdering } from '../ordering/revisit-ordering.ts';
-import type { RevisitFacts } from '../ordering/revisit-policy.ts';
+import { pooledRate, type RevisitFacts } from '../ordering/revisit-policy.ts';
 import { durationMs } from '../protocol/settings.ts';
 import type { RevisitCounts } from '../protocol/crawl-stats.ts';
 import { RevisitStore, type RevisitCandidate } from '../store/revisit-store.ts';
@@ -614,7 +614,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         if (row.soft404Probed === 1) host.soft404 = row.soft404Simhash === null ? null : simhashFromInt(BigInt(row.soft404Simhash));
       }
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
-      this.#strategy.setPooledRate([...this.#revisitStore.all()].map((page) => this.#revisitFacts(page)));
+      this.#strategy.setPooledRate(pooledRate(this.#revisitStore.totals()));
       // Revisits a stopped or killed run left waiting are revisits still.
       for (const page of this.#revisitStore.waiting()) this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
       // Every URL's host has a row, so every host of the frontier was loaded just above.

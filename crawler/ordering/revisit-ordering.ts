@@ -1,6 +1,6 @@
 import type { UrlHint } from '../parse/url-kind.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
-import { changedChance, pageChangeRate, pooledChangeRate, revisitPriority, type RevisitFacts } from './revisit-policy.ts';
+import { changedChance, DEFAULT_CHANGES_PER_MS, pageChangeRate, revisitPriority, type RevisitFacts } from './revisit-policy.ts';
 import type { LinkEvent, OrderingStrategy, PageVerdict } from './strategy.ts';
 
 /** A site resource (a sitemap, a search index) is revisited before the pages: it is cheap, and its lastmods say which pages changed. */
@@ -30,7 +30,7 @@ export class RevisitOrdering implements OrderingStrategy {
   constructor(inner: OrderingStrategy, now: () => number = Date.now) {
     this.#inner = inner;
     this.#now = now;
-    this.#pooled = pooledChangeRate([]);
+    this.#pooled = DEFAULT_CHANGES_PER_MS;
   }
 
   get name(): string {
@@ -42,8 +42,8 @@ export class RevisitOrdering implements OrderingStrategy {
   }
 
   /** The collection's change rate pooled over every revisit, from which pages without revisits of their own start. */
-  setPooledRate(pages: Iterable<RevisitFacts>): void {
-    this.#pooled = pooledChangeRate(pages);
+  setPooledRate(changesPerMs: number): void {
+    this.#pooled = changesPerMs;
   }
 
   /** A stored page waits for a revisit. */

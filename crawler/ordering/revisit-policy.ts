@@ -51,18 +51,29 @@ export function changeRate(checks: number, changes: number, spanMs: number): num
   return changesPerInterval(checks, changes) / (spanMs / checks);
 }
 
-/** The collection's pooled change rate: every revisit of every page as one sample. */
+/** Every revisit of a collection's pages together: checks, the changes they found, and the time they span. */
+export interface RevisitTotals {
+  checks: number;
+  changes: number;
+  /** The pages' spans from first fetch to last check, added up (ms). */
+  spanMs: number;
+}
+
+/** The collection's pooled change rate: every revisit of every page as one sample; once a month before any revisit. */
+export function pooledRate(totals: RevisitTotals): number {
+  return changeRate(totals.checks, totals.changes, totals.spanMs) ?? DEFAULT_CHANGES_PER_MS;
+}
+
+/** pooledRate of pages held in memory. */
 export function pooledChangeRate(pages: Iterable<Pick<RevisitFacts, 'revisits' | 'changes' | 'firstFetchedAt' | 'checkedAt'>>): number {
-  let checks = 0;
-  let changes = 0;
-  let spanMs = 0;
+  const totals: RevisitTotals = { checks: 0, changes: 0, spanMs: 0 };
   for (const page of pages) {
     if (page.revisits <= 0) continue;
-    checks += page.revisits;
-    changes += page.changes;
-    spanMs += Math.max(0, page.checkedAt - page.firstFetchedAt);
+    totals.checks += page.revisits;
+    totals.changes += page.changes;
+    totals.spanMs += Math.max(0, page.checkedAt - page.firstFetchedAt);
   }
-  return changeRate(checks, changes, spanMs) ?? DEFAULT_CHANGES_PER_MS;
+  return pooledRate(totals);
 }
 
 /**

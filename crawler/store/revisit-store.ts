@@ -32,7 +32,7 @@ export class RevisitStore {
   readonly #queue;
   readonly #unqueue;
   readonly #nextDue;
-  readonly #all;
+  readonly #totals;
 
   constructor(db: Db) {
     this.#due = db.prepare(
@@ -47,7 +47,11 @@ export class RevisitStore {
       `UPDATE urls SET state = ${UrlState.fetched} WHERE state = ${UrlState.queued} AND id IN (SELECT url_id FROM pages)`,
     );
     this.#nextDue = db.prepare(`SELECT min(coalesce(p.checked_at, p.fetched_at)) FROM pages p JOIN urls u ON u.id = p.url_id WHERE ${REVISITABLE}`).pluck();
-    this.#all = db.prepare(`SELECT ${CANDIDATE_COLUMNS} FROM pages p JOIN urls u ON u.id = p.url_id JOIN hosts h ON h.id = u.host_id`);
+    this.#totals = db.prepare(
+      `SELECT coalesce(sum(revisit_count), 0) AS checks, coalesce(sum(change_count), 0) AS changes,
+              coalesce(sum(max(0, coalesce(checked_at, fetched_at) - coalesce(first_fetched_at, fetched_at))), 0) AS spanMs
+         FROM pages WHERE revisit_count > 0`,
+    );
   }
 
   /** Stored pages last checked before `before` whose URLs may be revisited (not robots-blocked, not waiting already). */
@@ -60,12 +64,12 @@ export class RevisitStore {
     return this.#waiting.all() as RevisitCandidate[];
   }
 
-  /** Every stored page, for the collection's pooled change rate. */
-  all(): IterableIterator<RevisitCandidate> {
-    return this.#all.iterate() as IterableIterator<RevisitCandidate>;
+  /** Every revisit of the collection's pages added up, for its pooled change rate (revisit-policy.ts pooledRate). */
+  totals(): { checks: number; changes: number; spanMs: number } {
+    return this.#totals.get() as { checks: number; changes: number; spanMs: number };
   }
 
-  /** The URL joins the queue for its revisit. The caller keeps the URL store's tally right (UrlStore.noteRequeued). */
+  /** The URL joins the queue for its revisit. The caller keeps the URL store's tally right (UrlStore.recount). */
   queue(urlId: number): void {
     this.#queue.run(urlId);
   }

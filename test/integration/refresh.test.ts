@@ -6,6 +6,7 @@ import { findBrowser } from '../../crawler/render/find-browser.ts';
 import { storedRevisitCounts } from '../../crawler/library/stats.ts';
 import type { Db } from '../../crawler/store/database.ts';
 import { refreshInProgress } from '../../crawler/store/settings-store.ts';
+import { RevisitStore } from '../../crawler/store/revisit-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { startChangingSite, type ChangingSite } from '../support/changing-site.ts';
 import { crawlOnce, tempDir, testSettings } from '../support/crawl-harness.ts';
@@ -225,6 +226,11 @@ describe('forager refresh: revisits with conditional requests', () => {
     assert.deepEqual(outcomesOf(db, page.seq), ['changed', 'not-modified']);
     assert.equal(page.revisitCount, 2);
     assert.equal(page.changeCount, 1);
+    // The pooled rate's totals add up what the pages count.
+    const sums = db.prepare('SELECT sum(revisit_count) AS checks, sum(change_count) AS changes FROM pages WHERE revisit_count > 0').get() as { checks: number; changes: number };
+    const totals = new RevisitStore(db).totals();
+    assert.deepEqual({ checks: totals.checks, changes: totals.changes }, sums);
+    assert.ok(totals.spanMs > 0, 'the revisits span some time');
   });
 });
 
