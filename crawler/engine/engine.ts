@@ -885,15 +885,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const started = Date.now();
     try {
       const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host));
-      const retryable = result.status >= 500 || result.status === 429;
-      // The server says how long to leave it alone (429, 503): the host waits that long, within the cap.
-      const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
-      const waitTooLong = askedWaitMs !== undefined && askedWaitMs > this.settings.maxRetryAfterMs;
-      if (retryable && !waitTooLong && task.attempts < this.settings.maxRetries) {
-        this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release, askedWaitMs);
-        return;
-      }
-      release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
+      const answer = this.#retryOrRelease(host, task, result, release);
+      if (answer.retried) return;
       this.#frontier.pageFetched(host);
       const afterWrite = (): void => {
         page.stored = true;
@@ -902,7 +895,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#bytesThisRun += result.bytesReceived;
         this.#saveRunCounters();
       };
-      const failure = retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null;
+      const failure = answer.failure;
       const raw = await this.#recorder.analyse(task, result);
       const plan = failure === null && this.#render !== undefined ? this.#render.plan(task, result, raw) : 'skip';
       host.rendersPages = plan !== 'skip';
@@ -916,28 +909,54 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, this.#soft404For(host, task.url), { raw }));
       releaseStoredResponse(result, raw);
     } catch (err) {
-      const responseMs = Date.now() - started;
-      const storeError = storeErrorOf(err);
-      if (storeError !== undefined) this.#onTaskError(storeError);
-      if (this.#abort.signal.aborted) {
-        // The URL goes back to the queue; if the store cannot even record that, it stays in flight and the next run requeues it.
-        this.#requeueQuietly(task.id);
-        this.#frontier.reclaim(host, task.id);
-        release(responseMs);
-        return;
-      }
-      const reason = failureReason(err);
-      if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
-        this.#retry(host, task, reason, responseMs, release);
-        return;
-      }
-      this.#urls.finish(task.id, UrlState.failed, reason);
-      release(responseMs);
-      this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
+      this.#afterFetchError(host, task, err, Date.now() - started, release, (reason) => this.#urls.finish(task.id, UrlState.failed, reason));
     } finally {
       this.#pageTasks--;
       if (!handedOn) this.#endPage(page);
     }
+  }
+
+  /**
+   * What follows a response for the host and the URL. A 5xx or 429 with attempts left, whose
+   * Retry-After (the server's word on how long to leave it alone) is within the cap, goes back
+   * to the queue. Otherwise the host is released, waiting what the server asked within the
+   * cap, and the answer's failure reason is given: null for an ordinary answer.
+   */
+  #retryOrRelease(host: HostState, task: QueuedUrl, result: FetchResult, release: (responseMs: number, backoffMs?: number) => void): { retried: true } | { retried: false; failure: string | null } {
+    const retryable = result.status >= 500 || result.status === 429;
+    const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
+    const waitTooLong = askedWaitMs !== undefined && askedWaitMs > this.settings.maxRetryAfterMs;
+    if (retryable && !waitTooLong && task.attempts < this.settings.maxRetries) {
+      this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release, askedWaitMs);
+      return { retried: true };
+    }
+    release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
+    return { retried: false, failure: retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null };
+  }
+
+  /**
+   * A fetch that threw. Cancelled by an abort, the URL goes back to the queue (if the store
+   * cannot even record that, it stays in flight and the next run requeues it); a retryable
+   * failure with attempts left is retried; otherwise `giveUp` records the URL's end with the
+   * reason, and listeners hear of the failure.
+   */
+  #afterFetchError(host: HostState, task: QueuedUrl, err: unknown, responseMs: number, release: (responseMs: number, backoffMs?: number) => void, giveUp: (reason: string) => void): void {
+    const storeError = storeErrorOf(err);
+    if (storeError !== undefined) this.#onTaskError(storeError);
+    if (this.#abort.signal.aborted) {
+      this.#requeueQuietly(task.id);
+      this.#frontier.reclaim(host, task.id);
+      release(responseMs);
+      return;
+    }
+    const reason = failureReason(err);
+    if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
+      this.#retry(host, task, reason, responseMs, release);
+      return;
+    }
+    giveUp(reason);
+    release(responseMs);
+    this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
   }
 
   /**
@@ -957,15 +976,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         return;
       }
       const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, conditionalHeaders(stored)), () => this.#frontier.stalled(host));
-      const retryable = result.status >= 500 || result.status === 429;
-      const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
-      if (retryable && (askedWaitMs ?? 0) <= this.settings.maxRetryAfterMs && task.attempts < this.settings.maxRetries) {
-        this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release, askedWaitMs);
-        return;
-      }
-      release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
-      if (retryable) {
-        this.#endRevisit(task, `revisit:http:${result.status}`);
+      const answer = this.#retryOrRelease(host, task, result, release);
+      if (answer.retried) return;
+      if (answer.failure !== null) {
+        this.#endRevisit(task, `revisit:${answer.failure}`);
         return;
       }
       const afterWrite = (): void => {
@@ -986,23 +1000,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.emit('revisit', { url: task.url, seq: revisit.seq, outcome: revisit.outcome } satisfies RevisitEvent);
       releaseBody(result);
     } catch (err) {
-      const storeError = storeErrorOf(err);
-      if (storeError !== undefined) this.#onTaskError(storeError);
-      if (this.#abort.signal.aborted) {
-        this.#requeueQuietly(task.id);
-        this.#frontier.reclaim(host, task.id);
-        release(Date.now() - started);
-        return;
-      }
-      const reason = failureReason(err);
-      if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
-        this.#retry(host, task, reason, Date.now() - started, release);
-        return;
-      }
       // The page stays as stored: a revisit that got no answer says nothing about it.
-      this.#endRevisit(task, `revisit:${reason}`);
-      release(Date.now() - started);
-      this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
+      this.#afterFetchError(host, task, err, Date.now() - started, release, (reason) => this.#endRevisit(task, `revisit:${reason}`));
     } finally {
       this.#pageTasks--;
       this.#revisitTasks--;
