@@ -44,10 +44,11 @@ export class Soft404Folders {
    * is counted again when taken again, which changes nothing: the folder is known by then.
    */
   folderToProbe(hostId: number, url: string): string | undefined {
-    const folder = folderOf(url);
-    if (folder === '/') return undefined;
     const folders = this.#hostFolders(hostId);
-    if (folders.has(folder) || folders.size >= FOLDER_PROBES_PER_HOST) return undefined;
+    // Asked at every page's turn: a host whose probes are spent costs no URL parse.
+    if (folders.size >= FOLDER_PROBES_PER_HOST) return undefined;
+    const folder = folderOf(url);
+    if (folder === '/' || folders.has(folder)) return undefined;
     let taken = this.#taken.get(hostId);
     if (taken === undefined) {
       taken = new Map();
