@@ -110,6 +110,13 @@ function assertSettingsCarriedSafely(original: CrawlSettings, imported: CrawlSet
 }
 
 /** Runs importCommand in a child process: the test runner's own messages share this process's stdout. */
+/** `original` exported as the WACZ `waczPath` and imported again as `dbPath`: the import's summary and the new collection, read-only. */
+async function exportThenImport(original: ReadonlyDb, waczPath: string, dbPath: string): Promise<{ summary: ImportSummary; imported: ReadonlyDb }> {
+  await exportWacz(original, {}, waczPath);
+  const summary = await importWacz(waczPath, dbPath);
+  return { summary, imported: openCollection(dbPath, { create: false, readonly: true }) };
+}
+
 function runImportCommand(args: string[]): { code: number | null; out: string; err: string } {
   const script = `import { importCommand } from ${JSON.stringify(new URL('../../crawler/cli/commands/import.ts', import.meta.url).href)};
 process.exitCode = await importCommand(${JSON.stringify(args)});`;
@@ -213,9 +220,7 @@ describe('import of a WACZ with page versions and revisits (a crawl and two refr
     collection = await buildVersionedCollection(tmp.dir);
     original = openCollection(collection.dbPath, { create: false, readonly: true });
     waczPath = join(tmp.dir, 'versions.wacz');
-    await exportWacz(original, {}, waczPath);
-    summary = await importWacz(waczPath, join(tmp.dir, 'imported.db'));
-    imported = openCollection(join(tmp.dir, 'imported.db'), { create: false, readonly: true });
+    ({ summary, imported } = await exportThenImport(original, waczPath, join(tmp.dir, 'imported.db')));
   });
 
   after(async () => {
@@ -301,10 +306,7 @@ describe('import of a crawl exported as WACZ (content encodings, chunked, an unp
     setLabel(run.db, `${site.origin}/manual.pdf`, 'relevant');
     run.db.close();
     original = openCollection(run.dbPath, { create: false, readonly: true });
-    const waczPath = join(tmp.dir, 'enc.wacz');
-    await exportWacz(original, {}, waczPath);
-    summary = await importWacz(waczPath, join(tmp.dir, 'imported.db'));
-    imported = openCollection(join(tmp.dir, 'imported.db'), { create: false, readonly: true });
+    ({ summary, imported } = await exportThenImport(original, join(tmp.dir, 'enc.wacz'), join(tmp.dir, 'imported.db')));
   });
 
   after(async () => {
