@@ -94,8 +94,9 @@ export interface EngineOptions {
    */
   untilStopped?: boolean;
   /**
-   * Whether run() takes the collection's writer lock (default true). A cluster's shard is
-   * guarded by its partition lease and an epoch fence in the shard instead.
+   * Whether run() takes the collection's writer lock (default true). False when the caller
+   * holds it already (a command that writes before the run, such as a refresh's start), and
+   * for a cluster's shard, which its partition lease and an epoch fence guard instead.
    */
   lockFile?: boolean;
   /** Whether run() admits the settings' seeds (default true); a cluster sends each seed to its partition. */

@@ -4,6 +4,7 @@ import { urlRows } from '../library/find-url.ts';
 import { collectionStats, harvestSeries } from '../library/stats.ts';
 import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
 import type { Db } from '../store/database.ts';
+import type { WriterLock } from '../store/writer-lock.ts';
 import { storeErrorOf } from '../store/store-error.ts';
 import {
   STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity, type RefreshInfo, type RevisitCounts,
@@ -70,6 +71,8 @@ export class CrawlSession {
   #refresh: RefreshRun | undefined;
   /** The last run's revisit counts, shown once it has ended. */
   #lastRevisits: RevisitCounts | undefined;
+  /** The collection's writer lock while a run holds it. */
+  #lock: WriterLock | undefined;
 
   constructor(collection: string, db: Db) {
     this.collection = collection;
@@ -80,18 +83,28 @@ export class CrawlSession {
     return this.#state;
   }
 
-  /** Starts the engine, for a crawl or the refresh given; `finished` is called once the run ends, however it ends. */
-  start(settings: CrawlSettings, finished: () => void, refresh?: RefreshRun): void {
-    if (this.#engine !== undefined) return;
+  /**
+   * Starts the engine, for a crawl or the refresh given, holding the collection's writer lock
+   * `lock` (released when the run ends); `finished` is called once the run ends, however it ends.
+   */
+  start(settings: CrawlSettings, finished: () => void, lock: WriterLock, refresh?: RefreshRun): void {
+    if (this.#engine !== undefined) {
+      lock.release();
+      return;
+    }
     this.#settings = settings;
     this.#refresh = refresh;
     this.#lastRevisits = undefined;
-    const series = this.#storedSeries();
-    this.#series = series;
-    const engine = new CrawlEngine(this.#db, settings, {
-      writer: 'the Forager app (forager serve or the desktop app)',
-      ...(refresh === undefined ? {} : { refresh }),
-    });
+    let series: HarvestSeries;
+    let engine: CrawlEngine;
+    try {
+      series = this.#storedSeries();
+      this.#series = series;
+      engine = new CrawlEngine(this.#db, settings, { lockFile: false, ...(refresh === undefined ? {} : { refresh }) });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
     engine.on('page', (page) => series.add(page.hot));
     engine.on('failure', (failure) => {
       if (!failure.willRetry) this.#problem('failure', failure.url, failure.reason);
@@ -101,6 +114,7 @@ export class CrawlSession {
       if (this.#state !== 'stopping') this.#state = state;
     });
     this.#engine = engine;
+    this.#lock = lock;
     this.#state = 'running';
     this.#lastOutcome = null;
     this.#lastRenderNotice = undefined;
@@ -206,6 +220,8 @@ export class CrawlSession {
   }
 
   #ended(outcome: string, finished: () => void): void {
+    this.#lock?.release();
+    this.#lock = undefined;
     this.#lastRenderNotice = this.#engine?.renderNotice;
     this.#lastRevisits = this.#engine?.stats().revisits;
     this.#engine = undefined;

@@ -21,6 +21,7 @@ import { DEFAULT_SETTINGS, FORAGER_VERSION, withHostRenderMode, type CrawlSettin
 import { canonicalSeeds, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
+import { WriterLock } from '../store/writer-lock.ts';
 import type {
   ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
   LabInput, LabReport, HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, PageVersions, PageVersionsInput,
@@ -32,6 +33,9 @@ import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
 import { viewPath } from '../protocol/wire.ts';
 import { versionViewPath } from '../viewer/viewer-url.ts';
+
+/** Who writes, as another writer of the collection is told. */
+const APP_WRITER = 'the Forager app (forager serve or the desktop app)';
 
 /** Hosts the dashboard lists for refreshing. */
 const MAX_LISTED_HOSTS = 50;
@@ -123,16 +127,24 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   async createCollection(input: NewCollectionInput): Promise<CollectionInfo> {
     const settings = newSettings(input);
     const { id, path } = this.#files.newPath(input.name, input.query);
-    const db = openCollection(path, { create: true });
+    const lock = WriterLock.acquire(path, APP_WRITER);
+    let db: Db;
     try {
-      saveSettings(db, settings);
+      db = openCollection(path, { create: true });
+      try {
+        saveSettings(db, settings);
+      } catch (err) {
+        db.close();
+        for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+        throw err;
+      }
     } catch (err) {
-      db.close();
-      for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+      lock.release();
       throw err;
     }
     this.#dbs.set(id, db);
-    if (input.start !== false) this.#start(id, settings);
+    if (input.start !== false) this.#start(id, settings, lock);
+    else lock.release();
     this.#pushCollections();
     return this.#describe(id);
   }
@@ -140,11 +152,16 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   async deleteCollection(input: CollectionRef): Promise<void> {
     const session = this.#sessions.get(input.collection);
     if (session !== undefined && session.state !== 'idle') throw new UsageError('this collection is crawling; stop the crawl before deleting it', { collection: input.collection });
-    this.#files.pathOf(input.collection);
-    this.#dbs.get(input.collection)?.close();
-    this.#dbs.delete(input.collection);
-    this.#sessions.delete(input.collection);
-    this.#files.remove(input.collection);
+    // A collection that another process writes is never deleted under it.
+    const lock = WriterLock.acquire(this.#files.pathOf(input.collection), APP_WRITER);
+    try {
+      this.#dbs.get(input.collection)?.close();
+      this.#dbs.delete(input.collection);
+      this.#sessions.delete(input.collection);
+      this.#files.remove(input.collection);
+    } finally {
+      lock.release();
+    }
     this.#pushCollections();
   }
 
@@ -153,8 +170,15 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     const stored = loadSettings(db);
     if (stored === undefined) throw new UsageError('this collection holds no crawl settings; create it from the New crawl screen', { collection: input.collection });
     const settings = validateSettings({ ...stored, maxPages: input.maxPages ?? stored.maxPages });
-    if (settings.maxPages !== stored.maxPages) saveSettings(db, settings);
-    this.#start(input.collection, settings);
+    if (this.#crawling(input.collection)) return this.#status(input.collection);
+    const lock = this.#lock(input.collection);
+    try {
+      if (settings.maxPages !== stored.maxPages) saveSettings(db, settings);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    this.#start(input.collection, settings, lock);
     return this.#status(input.collection);
   }
 
@@ -163,16 +187,23 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     const db = this.database(input.collection);
     const stored = loadSettings(db);
     if (stored === undefined) throw new UsageError('this collection holds no crawl to refresh; create it from the New crawl screen', { collection: input.collection });
-    const session = this.#sessions.get(input.collection);
-    if (session !== undefined && session.state !== 'idle') {
+    if (this.#crawling(input.collection)) {
       throw new UsageError('this collection is being crawled or refreshed now; let that run end, or stop it, before refreshing', { collection: input.collection });
     }
     const settings = validateSettings(stored);
-    const refresh = startRefresh(db, {
-      ...(input.maxPages === undefined ? {} : { maxFetches: input.maxPages }),
-      ...(input.host === undefined ? {} : { hosts: [input.host] }),
-    });
-    this.#start(input.collection, settings, refresh);
+    // The lock first: a refused refresh must not leave its start behind for the next one to "continue".
+    const lock = this.#lock(input.collection);
+    let refresh: RefreshRun;
+    try {
+      refresh = startRefresh(db, {
+        ...(input.maxPages === undefined ? {} : { maxFetches: input.maxPages }),
+        ...(input.host === undefined ? {} : { hosts: [input.host] }),
+      });
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+    this.#start(input.collection, settings, lock, refresh);
     return this.#status(input.collection);
   }
 
@@ -246,7 +277,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   /** Labels a page, or clears its label; a running crawl learns from it at once. */
   async labelPage(input: LabelInput): Promise<PageRow> {
     const db = this.database(input.collection);
-    const result = setLabel(db, pageRow(db, input.seq).url, input.label);
+    const result = this.#writing(input.collection, () => setLabel(db, pageRow(db, input.seq).url, input.label));
     this.#sessions.get(input.collection)?.applyLabel(result.urlId, input.label === null ? null : input.label === 'relevant', Number(result.hot) - Number(result.wasHot));
     return pageRow(db, input.seq);
   }
@@ -255,7 +286,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     const db = this.database(input.collection);
     const stored = loadSettings(db);
     if (stored === undefined) throw new UsageError(`the collection "${input.collection}" holds no crawl settings`, { collection: input.collection });
-    saveSettings(db, { ...stored, renderHostModes: withHostRenderMode(stored.renderHostModes, input.host, input.mode) });
+    this.#writing(input.collection, () => saveSettings(db, { ...stored, renderHostModes: withHostRenderMode(stored.renderHostModes, input.host, input.mode) }));
     this.#sessions.get(input.collection)?.setHostRender(input.host, input.mode);
   }
 
@@ -312,14 +343,40 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     rmSync(this.#exportDir, { recursive: true, force: true });
   }
 
-  #start(collection: string, settings: CrawlSettings, refresh?: RefreshRun): void {
-    if (this.#closed) throw new UsageError('the service is shutting down', {});
+  /** Whether this service is crawling or refreshing the collection now (its session holds the writer lock). */
+  #crawling(collection: string): boolean {
+    const session = this.#sessions.get(collection);
+    return session !== undefined && session.state !== 'idle';
+  }
+
+  /** The collection's writer lock, or CollectionLockedError naming the process that writes it. */
+  #lock(collection: string): WriterLock {
+    return WriterLock.acquire(this.#files.pathOf(collection), APP_WRITER);
+  }
+
+  /** A write outside a crawl: under the lock its running crawl holds, or under the lock taken for it. */
+  #writing<T>(collection: string, write: () => T): T {
+    if (this.#crawling(collection)) return write();
+    const lock = this.#lock(collection);
+    try {
+      return write();
+    } finally {
+      lock.release();
+    }
+  }
+
+  /** Starts a crawl or refresh holding `lock`, which the session releases when the run ends (or here, when it cannot start). */
+  #start(collection: string, settings: CrawlSettings, lock: WriterLock, refresh?: RefreshRun): void {
     let session = this.#sessions.get(collection);
+    if (this.#closed || session?.state === 'running' || session?.state === 'stopping') {
+      lock.release();
+      if (this.#closed) throw new UsageError('the service is shutting down', {});
+      return;
+    }
     if (session === undefined) {
       session = new CrawlSession(collection, this.database(collection));
       this.#sessions.set(collection, session);
     }
-    if (session.state !== 'idle') return;
     session.start(
       settings,
       () => {
@@ -327,6 +384,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
         this.#emit({ type: 'status', status: this.#status(collection) });
         this.#pushCollections();
       },
+      lock,
       refresh,
     );
     this.#pushCollections();

@@ -7,7 +7,8 @@
  */
 import { openSync, readFileSync, unlinkSync, writeFileSync, closeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { CollectionLockedError, ForagerError } from '../errors.ts';
+import { dirname } from 'node:path';
+import { CollectionError, CollectionLockedError, ForagerError } from '../errors.ts';
 
 export const HEARTBEAT_MS = 10_000;
 export const STALE_MS = 60_000;
@@ -43,7 +44,7 @@ export class WriterLock {
     const path = lockPathOf(collectionPath);
     const mine: LockHolder = { pid: process.pid, host: hostname(), holder, since: new Date(now).toISOString(), heartbeat: now };
     for (let attempt = 0; attempt < 2; attempt++) {
-      if (tryCreate(path, mine)) return new WriterLock(path, mine);
+      if (tryCreate(path, mine, collectionPath)) return new WriterLock(path, mine);
       const current = readHolder(path);
       if (current !== undefined && !isStale(current, now)) {
         throw new CollectionLockedError(
@@ -74,12 +75,38 @@ export class WriterLock {
   }
 }
 
-function tryCreate(path: string, holder: LockHolder): boolean {
+/**
+ * Runs `work` holding the writer lock of the collection at `collectionPath`, released however
+ * it ends. Every command that writes or replaces a collection runs in one, so that nothing
+ * is written (not its settings, not a refresh's start) before the lock is held.
+ */
+export async function withWriterLock<T>(collectionPath: string, holder: string, work: () => T | Promise<T>): Promise<T> {
+  const lock = WriterLock.acquire(collectionPath, holder);
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
+}
+
+/** withWriterLock for work that is synchronous from start to end (a merge, a label). */
+export function withWriterLockSync<T>(collectionPath: string, holder: string, work: () => T): T {
+  const lock = WriterLock.acquire(collectionPath, holder);
+  try {
+    return work();
+  } finally {
+    lock.release();
+  }
+}
+
+function tryCreate(path: string, holder: LockHolder, collectionPath: string): boolean {
   let fd: number;
   try {
     fd = openSync(path, 'wx');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'ENOENT') throw new CollectionError(`cannot create ${collectionPath}: the folder ${dirname(path)} does not exist`, { path: collectionPath });
     throw new ForagerError('STORE', `cannot create the lock file ${path}: ${(err as Error).message}`, { path });
   }
   try {

@@ -17,6 +17,7 @@ import { exportWarc } from '../../crawler/export/warc/export.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
 import { collectionStats } from '../../crawler/library/stats.ts';
 import { CrawlSession } from '../../crawler/service/crawl-session.ts';
+import { WriterLock } from '../../crawler/store/writer-lock.ts';
 import { openCollection } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../support/crawl-harness.ts';
@@ -197,7 +198,7 @@ describe('a crawl that renders, without a browser that works', () => {
     saveSettings(db, settings);
     const session = new CrawlSession('session', db);
     try {
-      await new Promise<void>((resolve) => session.start(settings, resolve));
+      await new Promise<void>((resolve) => session.start(settings, resolve, WriterLock.acquire(db.name, 'the test')));
       const status = session.status(settings.maxPages);
       assert.equal(status.lastOutcome, 'exhausted');
       assert.match(status.figures.renderNotice ?? '', /no-such-browser/);

@@ -6,9 +6,13 @@ import { DEFAULT_SETTINGS, type CrawlSettings } from '../../protocol/settings.ts
 import { canonicalSeeds, validateSettings } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
+import { withWriterLock } from '../../store/writer-lock.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { applyFlags, booleanFlag, parseCrawlArgs, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
 import { ProgressBar } from '../progress.ts';
+
+/** Who writes, as a second writer is told. */
+const CRAWL_WRITER = 'forager crawl (command line)';
 
 function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
   const stored = loadSettings(db);
@@ -28,23 +32,25 @@ function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
 export async function crawlCommand(argv: string[]): Promise<number> {
   const values = parseCrawlArgs(argv);
   const dbPath = requireOption('crawl', 'db', stringFlag(values, 'db'));
-  const isNew = !existsSync(dbPath);
-  const db = openCollection(dbPath, { create: true });
-  let settings: CrawlSettings;
-  try {
-    settings = settingsForCrawl(db, values);
-    saveSettings(db, settings);
-  } catch (err) {
-    db.close();
-    // A crawl refused for its arguments must not leave an empty collection behind.
-    if (isNew) for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
-    throw err;
-  }
-  try {
-    return await runEngine(db, dbPath, settings, booleanFlag(values, 'json') ?? false);
-  } finally {
-    db.close();
-  }
+  return withWriterLock(dbPath, CRAWL_WRITER, async () => {
+    const isNew = !existsSync(dbPath);
+    const db = openCollection(dbPath, { create: true });
+    let settings: CrawlSettings;
+    try {
+      settings = settingsForCrawl(db, values);
+      saveSettings(db, settings);
+    } catch (err) {
+      db.close();
+      // A crawl refused for its arguments must not leave an empty collection behind.
+      if (isNew) for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+      throw err;
+    }
+    try {
+      return await runEngine(db, dbPath, settings, booleanFlag(values, 'json') ?? false, { writer: CRAWL_WRITER, lockFile: false });
+    } finally {
+      db.close();
+    }
+  });
 }
 
 const RESUME_OPTIONS = {
@@ -59,21 +65,24 @@ export async function resumeCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('resume', argv, RESUME_OPTIONS);
   const dbPath = requireOption('resume', 'db', values.db);
   const maxPages = integerOption('max-pages', values['max-pages']);
-  const db = openCollection(dbPath, { create: false });
-  try {
-    const stored = loadSettings(db);
-    if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
-    const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
-    saveSettings(db, settings);
-    return await runEngine(db, dbPath, settings, values.json ?? false);
-  } finally {
-    db.close();
-  }
+  return withWriterLock(dbPath, 'forager resume (command line)', async () => {
+    const db = openCollection(dbPath, { create: false });
+    try {
+      const stored = loadSettings(db);
+      if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
+      const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
+      saveSettings(db, settings);
+      return await runEngine(db, dbPath, settings, values.json ?? false, { writer: 'forager resume (command line)', lockFile: false });
+    } finally {
+      db.close();
+    }
+  });
 }
 
 /**
  * Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM.
- * Calls `ended` with the outcome before reporting (a refresh notes whether it is over).
+ * Calls `ended` with the outcome before reporting (a refresh notes whether it is over). The
+ * caller holds the collection's writer lock (options.lockFile false).
  */
 export async function runEngine(
   db: Db,

@@ -1,17 +1,16 @@
 import { importWacz } from '../../import/import-wacz.ts';
+import { withWriterLock } from '../../store/writer-lock.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
+import { writeOut } from '../terminal-text.ts';
 
 /** `forager import --wacz FILE --db NEW`: a WACZ that Forager exported, back as a collection. */
 export async function importCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('import', argv, { wacz: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } });
   const waczPath = requireOption('import', 'wacz', values.wacz);
   const dbPath = requireOption('import', 'db', values.db);
-  const summary = await importWacz(waczPath, dbPath);
-  process.stdout.write(
-    values.json
-      ? `${JSON.stringify({ ...summary, db: dbPath })}\n`
-      : `imported ${summary.pages} pages (${summary.links} links, ${summary.labels} labels) for the query "${summary.query}" into ${dbPath}\n`,
-  );
+  const summary = await withWriterLock(dbPath, 'forager import (command line)', () => importWacz(waczPath, dbPath));
+  if (values.json === true) process.stdout.write(`${JSON.stringify({ ...summary, db: dbPath })}\n`);
+  else writeOut(`imported ${summary.pages} pages (${summary.links} links, ${summary.labels} labels) for the query "${summary.query}" into ${dbPath}\n`);
   const { responses, revisits } = summary.skipped;
   if (responses + revisits > 0 && !values.json) {
     process.stderr.write(

@@ -3,7 +3,9 @@ import { explainUrl } from '../../library/explain.ts';
 import { setLabel } from '../../library/labels.ts';
 import { openCollection } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
+import { withWriterLockSync } from '../../store/writer-lock.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
+import { writeOut } from '../terminal-text.ts';
 
 /** `forager label`: the user's judgement of a fetched page, or taking it back. */
 export function labelCommand(argv: string[]): number {
@@ -19,16 +21,19 @@ export function labelCommand(argv: string[]): number {
   const url = requireOption('label', 'url', values.url);
   const chosen = [values.relevant, values.irrelevant, values.clear].filter((v) => v === true).length;
   if (chosen !== 1) throw new UsageError('label: give exactly one of --relevant, --irrelevant and --clear', { command: 'label' });
-  const db = openCollection(dbPath, { create: false });
-  try {
-    const result = setLabel(db, url, values.clear === true ? null : values.relevant === true ? 'relevant' : 'irrelevant');
-    const { urlId: _urlId, wasHot: _wasHot, ...shown } = result;
-    const words = result.label === null ? `label cleared; the judge's verdict stands: ${result.hot ? 'hot' : 'not hot'}` : `labelled ${result.label === 'relevant' ? 'relevant' : 'not relevant'}`;
-    process.stdout.write(values.json ? `${JSON.stringify(shown)}\n` : `${result.url} ${words}\n`);
-    return 0;
-  } finally {
-    db.close();
-  }
+  return withWriterLockSync(dbPath, 'forager label (command line)', () => {
+    const db = openCollection(dbPath, { create: false });
+    try {
+      const result = setLabel(db, url, values.clear === true ? null : values.relevant === true ? 'relevant' : 'irrelevant');
+      const { urlId: _urlId, wasHot: _wasHot, ...shown } = result;
+      const words = result.label === null ? `label cleared; the judge's verdict stands: ${result.hot ? 'hot' : 'not hot'}` : `labelled ${result.label === 'relevant' ? 'relevant' : 'not relevant'}`;
+      if (values.json === true) process.stdout.write(`${JSON.stringify(shown)}\n`);
+      else writeOut(`${result.url} ${words}\n`);
+      return 0;
+    } finally {
+      db.close();
+    }
+  });
 }
 
 /** `forager explain`: why a queued or fetched URL has its priority. */
@@ -55,7 +60,7 @@ export function explainCommand(argv: string[]): number {
     if (why.fetched !== null) {
       lines.push(`fetched: relevance ${why.fetched.relevance?.toFixed(4) ?? 'n/a'}, ${why.fetched.hot ? 'hot' : 'not hot'}${why.fetched.label ? `, labelled ${why.fetched.label}` : ''}`);
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    writeOut(`${lines.join('\n')}\n`);
     return 0;
   } finally {
     db.close();

@@ -1,4 +1,5 @@
 import { mergeShards } from '../../cluster/merge/merge-shards.ts';
+import { withWriterLockSync } from '../../store/writer-lock.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
 
 /** `forager merge --dir DATA --db OUT`: a crawl cluster's shards, made one collection. */
@@ -6,7 +7,8 @@ export function mergeCommand(argv: string[]): number {
   const { values } = parseCommandArgs('merge', argv, { dir: { type: 'string' }, db: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
   const dir = requireOption('merge', 'dir', values.dir);
   const out = requireOption('merge', 'db', values.db);
-  const s = mergeShards(dir, out, { force: values.force === true });
+  // The output's lock first: a collection that a crawl is writing is never replaced under it.
+  const s = withWriterLockSync(out, 'forager merge (command line)', () => mergeShards(dir, out, { force: values.force === true }));
   if (values.json === true) {
     process.stdout.write(`${JSON.stringify(s)}\n`);
     return 0;

@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.ts';
 import { validateSettings } from '../../settings.ts';
 import { openCollection } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
+import { withWriterLock } from '../../store/writer-lock.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { runEngine } from './crawl.ts';
 
@@ -26,15 +27,19 @@ export async function refreshCommand(argv: string[]): Promise<number> {
   const dbPath = requireOption('refresh', 'db', values.db);
   const maxFetches = integerOption('max-pages', values['max-pages']);
   if (maxFetches !== undefined && maxFetches < 1) throw new UsageError('--max-pages must be at least 1', { option: 'max-pages' });
-  const db = openCollection(dbPath, { create: false });
-  try {
-    const stored = loadSettings(db);
-    if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to refresh; start one with forager crawl`, { path: dbPath });
-    const settings = validateSettings({ ...stored, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
-    const refresh = startRefresh(db, { ...(maxFetches === undefined ? {} : { maxFetches }), ...(values.host === undefined ? {} : { hosts: values.host }) });
-    if (refresh.resumed && values.json !== true) process.stderr.write(`forager: continuing the refresh begun ${new Date(refresh.since).toISOString()}\n`);
-    return await runEngine(db, dbPath, settings, values.json ?? false, { refresh, writer: 'forager refresh (command line)' }, (outcome) => finishRefresh(db, outcome));
-  } finally {
-    db.close();
-  }
+  const writer = 'forager refresh (command line)';
+  // The lock first: a refused refresh must not leave its start behind for the next one to "continue".
+  return withWriterLock(dbPath, writer, async () => {
+    const db = openCollection(dbPath, { create: false });
+    try {
+      const stored = loadSettings(db);
+      if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to refresh; start one with forager crawl`, { path: dbPath });
+      const settings = validateSettings({ ...stored, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
+      const refresh = startRefresh(db, { ...(maxFetches === undefined ? {} : { maxFetches }), ...(values.host === undefined ? {} : { hosts: values.host }) });
+      if (refresh.resumed && values.json !== true) process.stderr.write(`forager: continuing the refresh begun ${new Date(refresh.since).toISOString()}\n`);
+      return await runEngine(db, dbPath, settings, values.json ?? false, { refresh, writer, lockFile: false }, (outcome) => finishRefresh(db, outcome));
+    } finally {
+      db.close();
+    }
+  });
 }
