@@ -89,11 +89,17 @@ export function booleanFlag(flags: CrawlFlags, flag: string): boolean | undefine
   return typeof value === 'boolean' ? value : undefined;
 }
 
+/**
+ * Whole numbers of any sign, for flags whose range is a setting's: validateNewSettings checks it
+ * with the rest of the settings, and its refusal names the setting's limits.
+ */
+const RANGE_OF_THE_SETTING = { min: Number.MIN_SAFE_INTEGER };
+
 /** A flag's value as its setting's type; the range is checked with the rest of the settings. */
 function flagValue(spec: SettingSpec & { flag: string }, flags: CrawlFlags): unknown {
   switch (spec.kind) {
     case 'integer':
-      return integerOption(spec.flag, stringFlag(flags, spec.flag));
+      return integerOption(spec.flag, stringFlag(flags, spec.flag), RANGE_OF_THE_SETTING);
     case 'number':
       return numberOption(spec.flag, stringFlag(flags, spec.flag));
     case 'boolean':
@@ -118,7 +124,7 @@ export function applyFlags(base: CrawlSettings, flags: CrawlFlags): CrawlSetting
     if (!URL.canParse(contact)) throw new UsageError(`--contact must be a URL (a page or mailto:) where site owners can reach you, got "${contact}"`, { option: 'contact' });
     if (stringFlag(flags, 'user-agent') === undefined) s.userAgent = userAgentWithContact(contact);
   }
-  const timeout = integerOption('timeout-ms', stringFlag(flags, 'timeout-ms'));
+  const timeout = integerOption('timeout-ms', stringFlag(flags, 'timeout-ms'), RANGE_OF_THE_SETTING);
   if (timeout !== undefined) {
     for (const key of TIMEOUT_KEYS) s[key] = timeout;
     s.totalTimeoutMs = Math.max(timeout, s.totalTimeoutMs as number);

@@ -13,6 +13,7 @@ import { REFRESH_USAGE, refreshCommand } from './commands/refresh.ts';
 import { PAGES_USAGE, SEARCH_USAGE, WHEN_USAGE, pagesCommand, searchCommand, statsCommand } from './commands/inspect.ts';
 import { SERVE_USAGE, serveCommand } from './commands/serve.ts';
 import { strategyNames } from '../ordering/registry.ts';
+import { writeErr, writeOut } from './terminal-text.ts';
 
 type Command = (argv: string[]) => number | Promise<number>;
 
@@ -60,11 +61,16 @@ const USAGE = `usage: forager <command> [options]
   ${CLUSTER_USAGE}
 `;
 
+/** A message as one line: it may quote a server's or a page's text, whose line breaks could pass for lines of ours. */
+function oneLine(message: string): string {
+  return message.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
 /** Runs one CLI command and returns the exit code. Every expected failure is one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE);
+    writeOut(USAGE);
     return name === undefined ? 2 : 0;
   }
   const command = COMMANDS[name];
@@ -75,10 +81,10 @@ export async function main(argv: string[]): Promise<number> {
     // A damaged or unwritable collection is the user's file, not Forager's fault: one line, no stack.
     const known = err instanceof ForagerError ? err : storeErrorOf(err);
     if (known !== undefined) {
-      process.stderr.write(`forager: ${known.message}\n`);
+      writeErr(`forager: ${oneLine(known.message)}\n`);
       return known instanceof UsageError ? 2 : 1;
     }
-    process.stderr.write(`forager: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    writeErr(`forager: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;
   }
 }

@@ -6,6 +6,7 @@ export interface SearchHit {
   seq: number;
   url: string;
   title: string | null;
+  /** The matched words in context; empty for a page found by its title alone, which has no text. */
   snippet: string;
   score: number;
   /** The version of the page the words were found in, and whether it is the latest. */
@@ -42,11 +43,12 @@ export function searchPages(db: ReadonlyDb, text: string, options: SearchOptions
   if (match === '') return [];
   const [open, close] = options.highlight ?? ['[', ']'];
   const versioned = hasVersions(db);
-  const latest = `SELECT f.rowid AS seq, u.url, p.title, snippet(pages_fts, 1, ?, ?, '…', 16) AS snippet, bm25(pages_fts, 5.0, 1.0) AS score,
+  // snippet() reads the text from the pages (or versions) table: NULL for a page without text.
+  const latest = `SELECT f.rowid AS seq, u.url, p.title, coalesce(snippet(pages_fts, 1, ?, ?, '…', 16), '') AS snippet, bm25(pages_fts, 5.0, 1.0) AS score,
                          ${versioned ? 'p.version' : '1'} AS version, 1 AS latest, p.fetched_at AS fetchedAt
                     FROM pages_fts f JOIN pages p ON p.seq = f.rowid JOIN urls u ON u.id = p.url_id
                    WHERE pages_fts MATCH ?`;
-  const earlier = `SELECT v.page_seq AS seq, u.url, v.title, snippet(versions_fts, 1, ?, ?, '…', 16) AS snippet, bm25(versions_fts, 5.0, 1.0) AS score,
+  const earlier = `SELECT v.page_seq AS seq, u.url, v.title, coalesce(snippet(versions_fts, 1, ?, ?, '…', 16), '') AS snippet, bm25(versions_fts, 5.0, 1.0) AS score,
                           v.version, 0 AS latest, v.fetched_at AS fetchedAt
                      FROM versions_fts f JOIN page_versions v ON v.id = f.rowid JOIN pages p ON p.seq = v.page_seq JOIN urls u ON u.id = p.url_id
                     WHERE versions_fts MATCH ?`;

@@ -72,12 +72,26 @@ export type RequisiteMode = z.infer<typeof requisiteModeSchema>;
 
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** A duration as people write it (7d, 12h, 30m, 45s, 500ms, 2w) in ms, or undefined when the text is not one. */
-export function durationMs(text: string): number | undefined {
+/** The longest duration: beyond it, a revisit never comes and "that long ago" is before the web. */
+export const MAX_DURATION_MS = 36_500 * 86_400_000;
+/** The limits of a duration, in words for messages. */
+export const DURATION_LIMITS = 'from 1ms to 36500d (100 years)';
+
+/** A text read as a duration: its whole ms, or why it is not one (not written as one, or outside DURATION_LIMITS). */
+export type DurationReading = { ok: true; ms: number } | { ok: false; why: 'not-a-duration' | 'out-of-range' };
+
+/** A duration as people write it (7d, 12h, 30m, 45s, 500ms, 2w, 1.5h), rounded to whole ms. */
+export function readDuration(text: string): DurationReading {
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)$/.exec(text.trim());
-  if (match === null) return undefined;
-  const ms = Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
-  return ms > 0 && Number.isFinite(ms) ? ms : undefined;
+  if (match === null) return { ok: false, why: 'not-a-duration' };
+  const ms = Math.round(Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number));
+  return ms >= 1 && ms <= MAX_DURATION_MS ? { ok: true, ms } : { ok: false, why: 'out-of-range' };
+}
+
+/** A duration's ms, or undefined when the text is not a duration within DURATION_LIMITS. */
+export function durationMs(text: string): number | undefined {
+  const reading = readDuration(text);
+  return reading.ok ? reading.ms : undefined;
 }
 
 /** What the schema alone does not say about a setting: its words for people, and its flag. */
@@ -132,7 +146,7 @@ export const crawlSettingsSchema = z.object({
       value: 'DURATION',
       defaultText: 'never',
       help: 'keep crawling: revisit each stored page this long after its last check (7d, 12h, 30m, 45s)',
-      rule: 'a duration such as 7d, 12h, 30m or 45s',
+      rule: `a duration such as 7d, 12h, 30m or 45s, ${DURATION_LIMITS}`,
     }),
   strategy: z.string().default('focused').register(settingInfo, { value: 'NAME', help: 'URL ordering', rule: 'a strategy name' }),
   delayMs: wholeNumber(0, 3_600_000)

@@ -39,7 +39,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The largest API call body; a larger one is answered 413. */
 const MAX_BODY = 1 << 20;
+/**
+ * A refused body is still read, and dropped, up to this many bytes: a client that is still
+ * sending it then reads the 413, where closing at once would reset the connection under it.
+ * A client that sends more is cut off.
+ */
+const MAX_DISCARDED_BODY = 16 * MAX_BODY;
 const STATUS_OF_ERROR: Record<string, number> = { UNKNOWN_METHOD: 404, INTERNAL: 500 };
 const SSE_HEARTBEAT_MS = 15_000;
 
@@ -108,6 +115,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     let input: unknown;
     try {
       const text = await readBody(req);
+      if (text === TOO_LARGE) return sendReply(res, 413, failure('BAD_REQUEST', `the request body is larger than the ${MAX_BODY} bytes an API call may send`));
       input = text === '' ? undefined : JSON.parse(text);
     } catch (err) {
       return sendReply(res, 400, failure('BAD_REQUEST', err instanceof Error ? err.message : 'unreadable request body'));
@@ -206,18 +214,32 @@ function sendText(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\n`);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+const TOO_LARGE = Symbol('the request body is too large');
+
+/**
+ * The body as text, or TOO_LARGE as soon as its Content-Length or the bytes arrived pass
+ * MAX_BODY; the rest of a refused body is read and dropped (see MAX_DISCARDED_BODY).
+ */
+function readBody(req: IncomingMessage): Promise<string | typeof TOO_LARGE> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let refused = false;
+    const refuse = (): void => {
+      refused = true;
+      chunks.length = 0;
+      resolve(TOO_LARGE);
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) refuse();
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new Error('the request body is too large'));
-        req.destroy();
-        return;
+      if (refused) {
+        if (size > MAX_DISCARDED_BODY) req.destroy();
+      } else if (size > MAX_BODY) {
+        refuse();
+      } else {
+        chunks.push(chunk);
       }
-      chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);

@@ -64,7 +64,7 @@ const RESUME_OPTIONS = {
 export async function resumeCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('resume', argv, RESUME_OPTIONS);
   const dbPath = requireOption('resume', 'db', values.db);
-  const maxPages = integerOption('max-pages', values['max-pages']);
+  const maxPages = integerOption('max-pages', values['max-pages'], { min: 1 });
   return withWriterLock(dbPath, 'forager resume (command line)', async () => {
     const db = openCollection(dbPath, { create: false });
     try {

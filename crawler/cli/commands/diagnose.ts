@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.ts';
 import { explainMatch, parseRobots } from '../../robots/index.ts';
 import { canonicalize } from '../../url/canonical.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
+import { writeOut } from '../terminal-text.ts';
 
 function onePositional(command: string, positionals: string[], what: string): string {
   if (positionals.length !== 1) throw new UsageError(`${command}: give exactly one ${what}`, { command });
@@ -33,7 +34,7 @@ export function robotsCommand(argv: string[]): number {
     throw new UsageError(`robots: invalid URL "${target}": ${err instanceof Error ? err.message : String(err)}`, { url: target });
   }
   const verdict = explainMatch(parseRobots(body), agent, url.pathname + url.search);
-  process.stdout.write(`${verdict.allowed ? 'allowed' : 'disallowed'}\n`);
+  writeOut(`${verdict.allowed ? 'allowed' : 'disallowed'}\n`);
   if (values.explain) process.stderr.write(`${JSON.stringify(verdict)}\n`);
   return 0;
 }
@@ -42,6 +43,6 @@ export function robotsCommand(argv: string[]): number {
 export function canonCommand(argv: string[]): number {
   const { values, positionals } = parseCommandArgs('canon', argv, { base: { type: 'string' } }, true);
   const raw = onePositional('canon', positionals, 'URL');
-  process.stdout.write(`${canonicalize(raw, values.base)}\n`);
+  writeOut(`${canonicalize(raw, values.base)}\n`);
   return 0;
 }

@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.ts';
 import type { ExportFilter } from '../../protocol/api.ts';
 import { openCollection } from '../../store/database.ts';
 import { numberOption, parseCommandArgs, requireOption } from '../args.ts';
+import { writeErr, writeOut } from '../terminal-text.ts';
 
 const EXPORT_OPTIONS = {
   db: { type: 'string' },
@@ -32,8 +33,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
   const format = formatOption(requireOption('export', 'format', values.format));
   const out = requireOption('export', 'out', values.out);
   if (existsSync(out) && values.force !== true) throw new UsageError(`${out} already exists; choose another --out, or add --force to replace it`, { out });
-  const minRelevance = numberOption('min-relevance', values['min-relevance']);
-  if (minRelevance !== undefined && !(minRelevance >= 0 && minRelevance <= 1)) throw new UsageError(`--min-relevance is a relevance from 0 to 1, got ${minRelevance}`, { option: 'min-relevance' });
+  const minRelevance = numberOption('min-relevance', values['min-relevance'], { min: 0, max: 1 });
   const filter: ExportFilter = {
     ...(values['hot-only'] === true && { hotOnly: true }),
     ...(minRelevance !== undefined && { minRelevance }),
@@ -47,13 +47,13 @@ export async function exportCommand(argv: string[]): Promise<number> {
   try {
     const live = crawlInProgress(db);
     if (live !== undefined) {
-      process.stderr.write(`forager: note: ${dbPath} is being crawled right now (last page stored ${Math.round(live.lastUpdateMs / 1000)} s ago); this export is a snapshot of the pages stored when it began\n`);
+      writeErr(`forager: note: ${dbPath} is being crawled right now (last page stored ${Math.round(live.lastUpdateMs / 1000)} s ago); this export is a snapshot of the pages stored when it began\n`);
     }
     const started = performance.now();
     const summary = await exportCollection(db, format, filter, out);
     const seconds = (performance.now() - started) / 1000;
     if (values.json === true) process.stdout.write(`${JSON.stringify({ ...summary, seconds })}\n`);
-    else process.stdout.write(`exported ${summary.pages} pages as ${format} to ${summary.path} (${summary.bytes} bytes, ${seconds.toFixed(1)} s)\n`);
+    else writeOut(`exported ${summary.pages} pages as ${format} to ${summary.path} (${summary.bytes} bytes, ${seconds.toFixed(1)} s)\n`);
     return 0;
   } finally {
     db.close();

@@ -3,9 +3,10 @@ import { listPages } from '../../library/page-list.ts';
 import { searchPages } from '../../library/search.ts';
 import type { VersionFilter } from '../../library/version-columns.ts';
 import { UsageError } from '../../errors.ts';
-import { durationMs } from '../../protocol/settings.ts';
+import { DURATION_LIMITS, readDuration } from '../../protocol/settings.ts';
 import { openCollection, type ReadonlyDb } from '../../store/database.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
+import { writeOut } from '../terminal-text.ts';
 
 export const PAGES_USAGE = 'pages   --db FILE [--changed-since WHEN] [--new-since WHEN] [--gone] [--json]';
 export const SEARCH_USAGE = 'search  --db FILE [--all-versions] [--json] [--limit N] WORDS…';
@@ -13,17 +14,48 @@ export const SEARCH_USAGE = 'search  --db FILE [--all-versions] [--json] [--limi
 export const WHEN_USAGE = `WHEN: an ISO date or time (2026-05-01, 2026-05-01T09:30Z; a date alone is midnight UTC,
                 a time without a zone is local) or a duration ago (7d, 12h, 30m)`;
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** The most hits `search --limit` asks for: they are read into memory at once. */
+const MAX_SEARCH_LIMIT = 10_000;
+
+/** An ISO date, or a date and time with or without a zone: its calendar date is checked, the rest by Date.parse. */
+const ISO_TIME = /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Why a date that has the ISO shape is not on the calendar (Date.parse would roll 2026-02-30 over to March), or undefined. */
+function calendarProblem(year: number, month: number, day: number): string | undefined {
+  if (month < 1 || month > 12) return 'a month is from 01 to 12';
+  const days = daysInMonth(year, month);
+  if (day < 1 || day > days) return `${MONTH_NAMES[month - 1]} ${year} has ${days} days`;
+  return undefined;
+}
+
+/** An ISO date or time as epoch ms; a UsageError when it is not a real date and time. */
+function isoTimeOption(name: string, text: string): number {
+  const shape = ISO_TIME.exec(text);
+  const refusal = `--${name} must be an ISO date or time (2026-05-01, 2026-05-01T09:30Z) or a duration such as 7d or 12h, got "${text}"`;
+  if (shape?.groups === undefined) throw new UsageError(refusal, { option: name });
+  const { year, month, day } = shape.groups;
+  const problem = calendarProblem(Number(year), Number(month), Number(day));
+  if (problem !== undefined) throw new UsageError(`--${name} must be an ISO date or time of a real day: ${year}-${month}-${day} is not one (${problem})`, { option: name });
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) throw new UsageError(refusal, { option: name });
+  return at;
+}
 
 /** A --…-since value as epoch ms: an ISO date or time, or a duration meaning that long before `now`. */
 export function sinceOption(name: string, value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
-  const ago = durationMs(text);
-  if (ago !== undefined) return now - ago;
-  const at = ISO_TIME.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(at)) throw new UsageError(`--${name} must be an ISO date or time (2026-05-01, 2026-05-01T09:30Z) or a duration such as 7d or 12h, got "${value}"`, { option: name });
-  return at;
+  const ago = readDuration(text);
+  if (ago.ok) return now - ago.ms;
+  if (ago.why === 'out-of-range') throw new UsageError(`--${name} takes a duration ${DURATION_LIMITS}, got "${value}"`, { option: name });
+  return isoTimeOption(name, text);
 }
 
 function withCollection<T>(path: string, use: (db: ReadonlyDb) => T): T {
@@ -47,7 +79,7 @@ export function statsCommand(argv: string[]): number {
   } else {
     for (const [key, value] of Object.entries(stats)) {
       const shown = typeof value === 'number' && !Number.isInteger(value) ? value.toFixed(3) : typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k} ${v}`).join(', ') : value;
-      process.stdout.write(`${key.padEnd(18)} ${shown}\n`);
+      writeOut(`${key.padEnd(18)} ${shown}\n`);
     }
   }
   return 0;
@@ -79,7 +111,7 @@ export function pagesCommand(argv: string[]): number {
         continue;
       }
       const change = page.goneAt !== null ? `gone ${page.goneAt}` : page.lastChangedAt !== null ? `changed ${page.lastChangedAt}` : '-';
-      process.stdout.write(`${page.seq}\t${page.status}\tv${page.version}\t${change}\t${page.url}\t${page.title ?? ''}\n`);
+      writeOut(`${page.seq}\t${page.status}\tv${page.version}\t${change}\t${page.url}\t${page.title ?? ''}\n`);
     }
   });
   return 0;
@@ -94,18 +126,19 @@ export function searchCommand(argv: string[]): number {
   );
   const query = positionals.join(' ').trim();
   if (query === '') throw new UsageError('search: give the words to search for', { command: 'search' });
-  const limit = integerOption('limit', values.limit) ?? 20;
+  const limit = integerOption('limit', values.limit, { min: 1, max: MAX_SEARCH_LIMIT }) ?? 20;
   const allVersions = values['all-versions'] === true;
   const hits = withCollection(requireOption('search', 'db', values.db), (db) => searchPages(db, query, { limit, allVersions }));
   for (const hit of hits) {
     const fetchedAt = new Date(hit.fetchedAt).toISOString();
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ ...hit, fetchedAt })}\n`);
+      process.stdout.write(`${JSON.stringify({ ...hit, fetchedAt, snippet: hit.snippet === '' ? null : hit.snippet })}\n`);
       continue;
     }
     const earlier = hit.latest ? '' : `   in version ${hit.version}, fetched ${fetchedAt} (the page has changed since)\n`;
-    process.stdout.write(`${hit.rank}. ${hit.title ?? hit.url}\n   ${hit.url}\n${earlier}   ${hit.snippet}\n`);
+    const snippet = hit.snippet === '' ? '' : `   ${hit.snippet}\n`;
+    writeOut(`${hit.rank}. ${hit.title ?? hit.url}\n   ${hit.url}\n${earlier}${snippet}`);
   }
-  if (!values.json && hits.length === 0) process.stdout.write('no pages match\n');
+  if (!values.json && hits.length === 0) writeOut('no pages match\n');
   return 0;
 }

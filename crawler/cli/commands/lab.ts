@@ -3,13 +3,19 @@ import { UsageError } from '../../errors.ts';
 import { strategyNames } from '../../ordering/registry.ts';
 import { openCollection } from '../../store/database.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
+import { writeOut } from '../terminal-text.ts';
 
 const DEFAULT_BUDGETS = [0.05, 0.1, 0.2, 0.4];
+/** As many as the app's lab call takes: each budget is a virtual crawl. */
+const MAX_BUDGETS = 20;
 
+/** Fractions of the stored pages, each above 0 and at most 1. */
 function budgetsOption(value: string | undefined): number[] {
   if (value === undefined) return DEFAULT_BUDGETS;
-  const budgets = value.split(',').map((b) => Number(b.trim()));
-  if (budgets.some((b) => !Number.isFinite(b))) throw new UsageError(`--budgets must be fractions like 0.05,0.1, got "${value}"`, { option: 'budgets' });
+  const budgets = value.split(',').map((b) => (b.trim() === '' ? Number.NaN : Number(b)));
+  if (budgets.length > MAX_BUDGETS || budgets.some((b) => !(b > 0 && b <= 1))) {
+    throw new UsageError(`--budgets must be 1 to ${MAX_BUDGETS} fractions of the stored pages, each above 0 and at most 1 (such as 0.05,0.1), got "${value}"`, { option: 'budgets' });
+  }
   return budgets;
 }
 
@@ -45,7 +51,7 @@ export function labCommand(argv: string[]): number {
           `${r.strategy.padEnd(10)} ${r.budgets.map((b) => (b.pst === null ? 'n/a' : b.pst.toFixed(3)).padStart(9)).join('')} ${r.budgets.map((b) => b.harvest.toFixed(3).padStart(10)).join('')}`,
       ),
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    writeOut(`${lines.join('\n')}\n`);
     return 0;
   } finally {
     db.close();

@@ -25,8 +25,8 @@ export const REFRESH_USAGE = 'refresh --db FILE [--max-pages N] [--host HOST]…
 export async function refreshCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('refresh', argv, REFRESH_OPTIONS);
   const dbPath = requireOption('refresh', 'db', values.db);
-  const maxFetches = integerOption('max-pages', values['max-pages']);
-  if (maxFetches !== undefined && maxFetches < 1) throw new UsageError('--max-pages must be at least 1', { option: 'max-pages' });
+  // The app's refresh takes the same range.
+  const maxFetches = integerOption('max-pages', values['max-pages'], { min: 1, max: 100_000_000 });
   const writer = 'forager refresh (command line)';
   // The lock first: a refused refresh must not leave its start behind for the next one to "continue".
   return withWriterLock(dbPath, writer, async () => {

@@ -8,6 +8,7 @@ import { startServer } from '../../serve/server.ts';
 import type { ClusterTarget } from '../../service/cluster-watch.ts';
 import { ForagerService } from '../../service/service.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
+import { writeOut } from '../terminal-text.ts';
 
 export const SERVE_USAGE = `serve   [--dir DIR | --db FILE] [--port N] [--redis URL --cluster NAME]
           the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections);
@@ -40,8 +41,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     cluster: { type: 'string' },
   });
   if (values.db !== undefined && values.dir !== undefined) throw new UsageError('serve: give --db FILE or --dir DIR, not both', {});
-  const port = integerOption('port', values.port) ?? 0;
-  if (port < 0 || port > 65_535) throw new UsageError(`--port must be from 0 to 65535, got ${port}`, { option: 'port' });
+  const port = integerOption('port', values.port, { min: 0, max: 65_535 }) ?? 0;
   const cluster = clusterTarget(values.redis, values.cluster);
   const service = new ForagerService({
     ...(values.db !== undefined ? { db: values.db } : { dir: values.dir ?? defaultCollectionsDir() }),
@@ -52,7 +52,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`, { port });
   });
   const watching = cluster === undefined ? '' : `Showing crawl cluster "${cluster.name}" (Cluster screen)\n`;
-  process.stdout.write(`Forager is serving ${(await service.info()).location}\n${watching}Open ${running.url}\nPress Ctrl+C to stop.\n`);
+  writeOut(`Forager is serving ${(await service.info()).location}\n${watching}Open ${running.url}\nPress Ctrl+C to stop.\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
