@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ClusterError } from '../errors.ts';
+import { ClusterError, ForagerError } from '../errors.ts';
 import type { ClusterRunState } from '../protocol/cluster-status.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { validateSettings } from '../settings.ts';
@@ -23,6 +23,9 @@ export interface ClusterDefinition {
 }
 
 export const DEFAULT_LEASE_MS = 10_000;
+/** The lease times `cluster create` accepts, and so the only ones a definition may hold. */
+export const MIN_LEASE_MS = 500;
+export const MAX_LEASE_MS = 600_000;
 
 /** running, paused, stopped or finished: the contract's name for it, which the UI shows. */
 export type ClusterState = ClusterRunState;
@@ -50,19 +53,62 @@ export async function createCluster(redis: Redis, name: string, settings: CrawlS
   return definition;
 }
 
+/** Reads a cluster's definition; one that is missing, damaged or from another version is a ClusterError saying so. */
 export async function loadCluster(redis: Redis, name: string): Promise<ClusterDefinition> {
   const keys = new ClusterKeys(checkClusterName(name));
   const text = await redis.get(keys.definition);
   if (text === null) throw new ClusterError(`no cluster named "${name}" on this Redis; create it with forager cluster create`, { name });
+  return parseDefinition(name, text);
+}
+
+function damaged(name: string, what: string, cause?: unknown): ClusterError {
+  return new ClusterError(`the definition of cluster "${name}" in Redis ${what}; remove it with forager cluster delete`, { name }, { cause });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The definition's text checked field by field: it is whatever Redis holds, not necessarily what create wrote. */
+function parseDefinition(name: string, text: string): ClusterDefinition {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new ClusterError(`the definition of cluster "${name}" in Redis is not JSON`, { name }, { cause: err });
+    throw damaged(name, 'is not JSON', err);
   }
-  const definition = parsed as ClusterDefinition;
-  if (definition.partitions !== PARTITIONS || typeof definition.leaseMs !== 'number') throw new ClusterError(`the definition of cluster "${name}" is not one this version of Forager reads`, { name });
-  return { ...definition, settings: validateSettings(definition.settings) };
+  if (!isRecord(parsed)) throw damaged(name, 'is not a JSON object');
+  const { partitions, leaseMs, createdAt } = parsed;
+  if (partitions !== PARTITIONS || typeof leaseMs !== 'number' || typeof createdAt !== 'number') {
+    throw damaged(name, 'is not one this version of Forager reads');
+  }
+  if (!Number.isInteger(leaseMs) || leaseMs < MIN_LEASE_MS || leaseMs > MAX_LEASE_MS) throw damaged(name, `has a lease time outside ${MIN_LEASE_MS}-${MAX_LEASE_MS} ms`);
+  return { name, settings: definitionSettings(name, parsed.settings), partitions, leaseMs, createdAt };
+}
+
+function definitionSettings(name: string, settings: unknown): CrawlSettings {
+  if (!isRecord(settings)) throw damaged(name, 'has no settings');
+  try {
+    return validateSettings(settings as unknown as CrawlSettings);
+  } catch (err) {
+    // The setting's name, not its value: the value is Redis's text, and the message goes to a terminal.
+    const setting = err instanceof ForagerError && typeof err.context.setting === 'string' ? ` (${JSON.stringify(err.context.setting)})` : '';
+    throw damaged(name, `has settings this version of Forager cannot use${setting}`, err);
+  }
+}
+
+/**
+ * Removes every key of a cluster, its definition damaged or not; the shards in the workers'
+ * --dir stay. Returns how many keys went; a name with no key at all is a ClusterError.
+ */
+export async function deleteCluster(redis: Redis, name: string): Promise<number> {
+  const keys = new ClusterKeys(checkClusterName(name));
+  let removed = 0;
+  for await (const batch of redis.scanStream({ match: keys.pattern, count: 500 }) as AsyncIterable<string[]>) {
+    if (batch.length > 0) removed += await redis.del(...batch);
+  }
+  if (removed === 0) throw new ClusterError(`no cluster named "${name}" on this Redis: nothing to delete`, { name });
+  return removed;
 }
 
 export async function clusterState(redis: Redis, keys: ClusterKeys): Promise<ClusterState> {

@@ -22,6 +22,8 @@ export interface ClusterStatus {
   /** Link batches waiting in the partitions' streams (sent, not yet admitted by their owners). */
   streamBacklog: number;
   workers: WorkerStatus[];
+  /** Live workers whose status could not be read (damaged in Redis): left out of the figures above. */
+  unreadableWorkers: number;
   /** The latest errors the workers reported, newest first. */
   errors: string[];
 }
@@ -30,7 +32,7 @@ export async function readClusterStatus(redis: Redis, name: string): Promise<Clu
   const definition = await loadCluster(redis, name);
   const keys = new ClusterKeys(name);
   const partitions = Array.from({ length: definition.partitions }, (_, p) => p);
-  const [state, workers, leases, streamBacklog, counters, errors] = await Promise.all([
+  const [state, live, leases, streamBacklog, counters, errors] = await Promise.all([
     clusterState(redis, keys),
     liveWorkers(redis, keys),
     redis.mget(...partitions.map((p) => keys.lease(p))),
@@ -38,7 +40,8 @@ export async function readClusterStatus(redis: Redis, name: string): Promise<Clu
     redis.mget(keys.budgetUsed, keys.pagesStored),
     redis.lrange(keys.errors, 0, 9),
   ]);
-  const [used, stored] = counters.map((v) => Number(v ?? 0)) as [number, number];
+  const [used, stored] = counters.map(counterValue) as [number, number];
+  const { workers } = live;
   return {
     name,
     query: definition.settings.query,
@@ -52,23 +55,36 @@ export async function readClusterStatus(redis: Redis, name: string): Promise<Clu
     queued: workers.reduce((n, w) => n + w.queued, 0),
     streamBacklog,
     workers,
+    unreadableWorkers: live.unreadable,
     errors,
   };
+}
+
+/** A counter as Redis holds it; one that is not a number (damaged) counts as nothing. */
+function counterValue(text: string | null): number {
+  const n = Number(text ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** Text from Redis on a line of its own: a newline or tab in it would start another (writeOut handles every other control character). */
+function field(text: string): string {
+  return text.replace(/[\n\t]/g, '\uFFFD');
 }
 
 /** The status in a few lines, for a terminal. */
 export function formatClusterStatus(status: ClusterStatus): string {
   const lines = [
-    `cluster "${status.name}" (${status.query}): ${status.state}`,
+    `cluster "${status.name}" (${field(status.query)}): ${status.state}`,
     `pages stored ${status.pagesStored}, ${status.pagesPerSecond.toFixed(1)} pages/s; budget ${status.budgetUsed}/${status.maxPages} handed out; queued ${status.queued}`,
     `partitions leased ${status.leased}/${status.partitions}`,
     `stream backlog ${status.streamBacklog} batches of links`,
     `${status.workers.length} worker(s):`,
     ...status.workers.map(
       (w) =>
-        `  ${w.id}  partitions ${w.partitions} (shards open ${w.shards})  pages ${w.pagesStored}  ${w.pagesPerSecond.toFixed(1)} pages/s  queued ${w.queued}  ${w.paused ? 'paused' : w.idle ? 'idle' : 'crawling'}${w.errors > 0 ? `  errors ${w.errors}` : ''}`,
+        `  ${field(w.id)}  partitions ${w.partitions} (shards open ${w.shards})  pages ${w.pagesStored}  ${w.pagesPerSecond.toFixed(1)} pages/s  queued ${w.queued}  ${w.paused ? 'paused' : w.idle ? 'idle' : 'crawling'}${w.errors > 0 ? `  errors ${w.errors}` : ''}`,
     ),
   ];
-  if (status.errors.length > 0) lines.push('latest errors:', ...status.errors.slice(0, 5).map((e) => `  ${e}`));
+  if (status.unreadableWorkers > 0) lines.push(`${status.unreadableWorkers} live worker(s) left out: their status in Redis is damaged`);
+  if (status.errors.length > 0) lines.push('latest errors:', ...status.errors.slice(0, 5).map((e) => `  ${field(e)}`));
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import type { ClusterKeys } from './cluster-keys.ts';
 
 /*
@@ -33,6 +34,37 @@ export interface WorkerStatus {
   paused: boolean;
   errors: number;
   lastError?: string;
+}
+
+/** A published status as read back: whatever the key holds must have these fields, of these types. */
+const workerStatusSchema = z.object({
+  id: z.string(),
+  seq: z.number(),
+  activity: z.number(),
+  host: z.string(),
+  home: z.string(),
+  pid: z.number(),
+  startedAt: z.number(),
+  partitions: z.number(),
+  shards: z.number(),
+  pagesStored: z.number(),
+  pagesPerSecond: z.number(),
+  queued: z.number(),
+  inProgress: z.number(),
+  outbox: z.number(),
+  idle: z.boolean(),
+  allowance: z.number(),
+  budgetSpent: z.boolean(),
+  paused: z.boolean(),
+  errors: z.number(),
+  lastError: z.string().optional(),
+});
+
+/** The live workers' statuses that could be read, and how many could not. */
+export interface LiveWorkers {
+  workers: WorkerStatus[];
+  /** Statuses left out: not JSON, fields missing or of the wrong type, or another worker's id. */
+  unreadable: number;
 }
 
 /** How many partitions a worker should hold: an even share, the first workers (by id) taking one more. */
@@ -74,8 +106,8 @@ export class WorkerRegistry {
   }
 
   /** The live workers' last statuses. */
-  async view(): Promise<{ workers: WorkerStatus[] }> {
-    return { workers: await liveWorkers(this.#redis, this.#keys) };
+  view(): Promise<LiveWorkers> {
+    return liveWorkers(this.#redis, this.#keys);
   }
 
   async leave(): Promise<void> {
@@ -83,13 +115,32 @@ export class WorkerRegistry {
   }
 }
 
-/** The live workers' statuses (a worker that has not published one yet is left out). */
-export async function liveWorkers(redis: Redis, keys: ClusterKeys): Promise<WorkerStatus[]> {
+/** The live workers' statuses (a worker that has not published one yet is left out, as is one whose status is damaged). */
+export async function liveWorkers(redis: Redis, keys: ClusterKeys): Promise<LiveWorkers> {
   const now = await serverTime(redis);
   const ids = await redis.zrangebyscore(keys.workers, now, '+inf');
-  if (ids.length === 0) return [];
-  const statuses = await redis.mget(...ids.map((id) => keys.workerStatus(id)));
-  return statuses.flatMap((text) => (text === null ? [] : [JSON.parse(text) as WorkerStatus]));
+  if (ids.length === 0) return { workers: [], unreadable: 0 };
+  const texts = await redis.mget(...ids.map((id) => keys.workerStatus(id)));
+  const live: LiveWorkers = { workers: [], unreadable: 0 };
+  for (const [i, text] of texts.entries()) {
+    if (text === null) continue;
+    const status = parseWorkerStatus(text, ids[i] as string);
+    if (status === undefined) live.unreadable++;
+    else live.workers.push(status);
+  }
+  return live;
+}
+
+/** A worker's status from its key's text, or undefined when the text is not a status of that worker. */
+function parseWorkerStatus(text: string, id: string): WorkerStatus | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const checked = workerStatusSchema.safeParse(parsed);
+  return checked.success && checked.data.id === id ? checked.data : undefined;
 }
 
 /** Redis's clock in ms: heartbeats from several machines compare against one clock. */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { readClusterStatus, type ClusterStatus } from '../cluster/cluster-status.ts';
-import { connectForCommand } from '../cluster/redis-connection.ts';
+import { connectForCommand, redactRedis, redisHost } from '../cluster/redis-connection.ts';
 import { ClusterError, ForagerError } from '../errors.ts';
 import type { ClusterStatusView } from '../protocol/api.ts';
 
@@ -32,12 +32,13 @@ export class ClusterWatch {
   async status(): Promise<ClusterStatusView> {
     const redis = await this.#connection();
     try {
-      return toView(await readClusterStatus(redis, this.name));
+      return toView(await readClusterStatus(redis, this.name), (text) => redactRedis(text, this.#url));
     } catch (err) {
       if (redis.status !== 'ready') this.#drop(redis);
       // ClusterErrors (an unknown cluster) say it in words already; a broken connection does not.
       if (err instanceof ForagerError) throw err;
-      throw new ClusterError(`lost Redis at ${hostOf(this.#url)} while reading cluster "${this.name}" (${err instanceof Error ? err.message : String(err)})`, { name: this.name }, { cause: err });
+      const why = redactRedis(err instanceof Error ? err.message : String(err), this.#url);
+      throw new ClusterError(`lost Redis at ${redisHost(this.#url)} while reading cluster "${this.name}" (${why})`, { name: this.name }, { cause: err });
     }
   }
 
@@ -67,16 +68,11 @@ export class ClusterWatch {
   }
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'its address';
-  }
-}
-
-/** The contract's shape: only what the screen shows crosses the transport. */
-export function toView(status: ClusterStatus): ClusterStatusView {
+/**
+ * The contract's shape: only what the screen shows crosses the transport. The workers' error
+ * lines pass through `redact`, as a second guard that the Redis password never reaches the UI.
+ */
+export function toView(status: ClusterStatus, redact: (text: string) => string): ClusterStatusView {
   return {
     name: status.name,
     query: status.query,
@@ -101,8 +97,8 @@ export function toView(status: ClusterStatus): ClusterStatusView {
       idle: w.idle,
       paused: w.paused,
       errors: w.errors,
-      lastError: w.lastError ?? null,
+      lastError: w.lastError === undefined ? null : redact(w.lastError),
     })),
-    errors: status.errors,
+    errors: status.errors.map(redact),
   };
 }

@@ -1,30 +1,44 @@
+import { mkdirSync, statSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { ClusterKeys } from '../../cluster/cluster-keys.ts';
-import { checkClusterName, createCluster, DEFAULT_LEASE_MS, loadCluster, setClusterState } from '../../cluster/cluster-definition.ts';
+import { checkClusterName, createCluster, DEFAULT_LEASE_MS, deleteCluster, loadCluster, MAX_LEASE_MS, MIN_LEASE_MS, setClusterState } from '../../cluster/cluster-definition.ts';
 import { putClusterLabel } from '../../cluster/cluster-labels.ts';
 import { formatClusterStatus, readClusterStatus } from '../../cluster/cluster-status.ts';
-import { ClusterWorker } from '../../cluster/cluster-worker.ts';
-import { connectForCommand, connectForWorker } from '../../cluster/redis-connection.ts';
-import { UsageError } from '../../errors.ts';
+import { ClusterWorker, type WorkerEnd } from '../../cluster/cluster-worker.ts';
+import { connectForCommand, connectForWorker, isRedisFailure, redactRedis, redisFailure, redisHost, type WorkerConnection } from '../../cluster/redis-connection.ts';
+import { ClusterError, UsageError } from '../../errors.ts';
 import { DEFAULT_SETTINGS } from '../../protocol/settings.ts';
 import { canonicalSeeds } from '../../settings.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { applyFlags, CRAWL_OPTIONS, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
+import { writeErr, writeOut } from '../terminal-text.ts';
 
 const CONNECTION = {
   redis: { type: 'string' },
   name: { type: 'string' },
 } as const;
 
-export const CLUSTER_USAGE = `cluster create --redis URL --name NAME --query TEXT --seed URL… [every crawl option] [--lease-ms N]
+/** Parse threads a worker may start: more than a machine has cores only contend for them. */
+const MAX_PARSE_WORKERS = 64;
+
+export const CLUSTER_USAGE = `cluster create --redis URL --name NAME --query TEXT --seed URL… [every crawl option] [--lease-ms ${MIN_LEASE_MS}-${MAX_LEASE_MS}]
   cluster status|pause|resume|stop|delete --redis URL --name NAME [--json]
   cluster label --redis URL --name NAME --url URL --relevant|--irrelevant|--clear
-  worker  --redis URL --name NAME --dir DATA [--home NAME] [--parse-workers N] [--json]   one worker of a cluster's crawl`;
+  worker  --redis URL --name NAME --dir DATA [--home NAME] [--parse-workers 0-${MAX_PARSE_WORKERS}] [--json]   one worker of a cluster's crawl;
+          SIGINT or SIGTERM: it leaves (exit 0; exit 1 when Redis could not hear it leave), a second one cancels requests in flight and drops Redis`;
 
-async function withRedis<T>(url: string, work: (redis: Redis) => Promise<T>): Promise<T> {
+/** Output of a cluster command: control characters from Redis made harmless, and never the Redis password. */
+function say(redisUrl: string, text: string): void {
+  writeOut(redactRedis(text, redisUrl));
+}
+
+/** Runs `work` on a command's connection; what Redis fails is a ClusterError in words, not a stack. */
+async function withRedis<T>(url: string, doing: string, work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = await connectForCommand(url);
   try {
     return await work(redis);
+  } catch (err) {
+    throw isRedisFailure(err) ? redisFailure(url, doing, err) : err;
   } finally {
     redis.disconnect();
   }
@@ -57,13 +71,13 @@ async function createCommand(argv: string[]): Promise<number> {
   const query = requireOption('cluster create', 'query', stringFlag(values, 'query'));
   const seeds = canonicalSeeds(stringsFlag(values, 'seed') ?? []);
   if (seeds.length === 0) throw new UsageError('cluster create: at least one --seed URL is required', { option: 'seed' });
-  const leaseMs = integerOption('lease-ms', stringFlag(values, 'lease-ms')) ?? DEFAULT_LEASE_MS;
-  if (leaseMs < 500 || leaseMs > 600_000) throw new UsageError(`--lease-ms must be between 500 and 600000, got ${leaseMs}`, { option: 'lease-ms' });
+  const leaseMs = integerOption('lease-ms', stringFlag(values, 'lease-ms'), { min: MIN_LEASE_MS, max: MAX_LEASE_MS }) ?? DEFAULT_LEASE_MS;
   const settings = applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, values);
   // Shards would revisit, but merge does not carry versions yet, and a cluster that never idles never finishes.
   if (settings.revisitAfter !== '') throw new UsageError('cluster create: a cluster does not revisit pages yet; refresh the merged collection with forager refresh', { option: 'revisit-after' });
-  await withRedis(redisUrl, (redis) => createCluster(redis, name, settings, leaseMs));
-  process.stdout.write(`cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
+  await withRedis(redisUrl, 'creating the cluster', (redis) => createCluster(redis, name, settings, leaseMs));
+  // say() masks the URL's password.
+  say(redisUrl, `cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
   return 0;
 }
 
@@ -75,39 +89,37 @@ async function labelCommand(argv: string[]): Promise<number> {
   const chosen = [values.relevant, values.irrelevant, values.clear].filter((v) => v === true).length;
   if (chosen !== 1) throw new UsageError('cluster label: give exactly one of --relevant, --irrelevant and --clear', { command: 'cluster label' });
   const label = values.clear === true ? 'clear' : values.relevant === true ? 'relevant' : 'irrelevant';
-  const stored = await withRedis(redisUrl, async (redis) => {
+  const stored = await withRedis(redisUrl, 'labelling the page', async (redis) => {
     await loadCluster(redis, name);
     return putClusterLabel(redis, new ClusterKeys(name), url, label);
   });
-  process.stdout.write(`${stored}: ${label === 'clear' ? 'label cleared' : `labelled ${label === 'relevant' ? 'relevant' : 'not relevant'}`}; the worker that owns it applies it within a second\n`);
+  say(redisUrl, `${stored}: ${label === 'clear' ? 'label cleared' : `labelled ${label === 'relevant' ? 'relevant' : 'not relevant'}`}; the worker that owns it applies it within a second\n`);
   return 0;
 }
 
-async function controlCommand(verb: 'status' | 'pause' | 'resume' | 'stop' | 'delete', argv: string[]): Promise<number> {
+type ControlVerb = 'status' | 'pause' | 'resume' | 'stop' | 'delete';
+
+async function controlCommand(verb: ControlVerb, argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(`cluster ${verb}`, argv, { ...CONNECTION, json: { type: 'boolean' } });
   const redisUrl = requireOption(`cluster ${verb}`, 'redis', values.redis);
   const name = checkClusterName(requireOption(`cluster ${verb}`, 'name', values.name));
-  return withRedis(redisUrl, async (redis) => {
-    const keys = new ClusterKeys(name);
-    if (verb === 'status') {
-      const status = await readClusterStatus(redis, name);
-      process.stdout.write(values.json === true ? `${JSON.stringify(status)}\n` : formatClusterStatus(status));
-      return 0;
-    }
-    // The cluster must exist: a typo in --name is an error, not a new key.
-    await readClusterStatus(redis, name);
-    if (verb === 'delete') {
-      let removed = 0;
-      for await (const batch of redis.scanStream({ match: keys.pattern, count: 500 }) as AsyncIterable<string[]>) {
-        if (batch.length > 0) removed += await redis.del(...batch);
-      }
-      process.stdout.write(`cluster "${name}" deleted from Redis (${removed} keys); the shards in the workers' --dir stay\n`);
-      return 0;
-    }
-    const state = await setClusterState(redis, keys, verb === 'pause' ? 'paused' : verb === 'resume' ? 'running' : 'stopped');
-    process.stdout.write(`cluster "${name}" is ${state}; every worker follows within a second\n`);
-    return 0;
-  });
+  const text = await withRedis(redisUrl, `running cluster ${verb}`, (redis) => control(redis, verb, name, values.json === true));
+  say(redisUrl, text);
+  return 0;
+}
+
+/** What one control verb does, and the text it answers. */
+async function control(redis: Redis, verb: ControlVerb, name: string, json: boolean): Promise<string> {
+  if (verb === 'status') {
+    const status = await readClusterStatus(redis, name);
+    return json ? `${JSON.stringify(status)}\n` : formatClusterStatus(status);
+  }
+  // Whatever is there goes, a damaged definition included: delete is how a damaged cluster is removed.
+  if (verb === 'delete') return `cluster "${name}" deleted from Redis (${await deleteCluster(redis, name)} keys); the shards in the workers' --dir stay\n`;
+  // The cluster must exist: a typo in --name is an error, not a new key.
+  await loadCluster(redis, name);
+  const state = await setClusterState(redis, new ClusterKeys(name), verb === 'pause' ? 'paused' : verb === 'resume' ? 'running' : 'stopped');
+  return `cluster "${name}" is ${state}; every worker follows within a second\n`;
 }
 
 /** `forager worker`: one worker of a cluster's crawl, until the crawl finishes or stops, or a signal. */
@@ -116,33 +128,97 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const redisUrl = requireOption('worker', 'redis', values.redis);
   const name = checkClusterName(requireOption('worker', 'name', values.name));
   const dir = requireOption('worker', 'dir', values.dir);
-  const parseWorkers = integerOption('parse-workers', values['parse-workers']);
-  const log = (line: string): void => void process.stderr.write(`forager worker: ${line}\n`);
-  const redis = connectForWorker(redisUrl, {
-    lost: (why) => log(`Redis at ${redisUrl} is unreachable (${why}); waiting for it, nothing stored is lost`),
-    back: () => log(`Redis at ${redisUrl} answers again`),
+  const parseWorkers = integerOption('parse-workers', values['parse-workers'], { min: 0, max: MAX_PARSE_WORKERS });
+  prepareDataDir(dir);
+  const log = workerLog(redisUrl);
+  const host = redisHost(redisUrl);
+  const connection = connectForWorker(redisUrl, {
+    lost: (why) => log(`Redis at ${host} is unreachable (${why}); waiting for it, nothing stored is lost`),
+    back: () => log(`Redis at ${host} answers again`),
   });
-  const worker = new ClusterWorker({ redis, name, dir, log, ...(values.home === undefined ? {} : { home: values.home }), ...(parseWorkers === undefined ? {} : { parseWorkers }) });
-  let signals = 0;
-  const onSignal = (): void => {
-    signals++;
-    worker.leave(signals > 1);
+  const worker = new ClusterWorker({ redis: connection.redis, name, dir, log, ...(values.home === undefined ? {} : { home: values.home }), ...(parseWorkers === undefined ? {} : { parseWorkers }) });
+  const signals = leaveOnSignals(worker, connection, log);
+  try {
+    const end = await worker.run().catch((err: unknown) => {
+      throw workerFailure(err, redisUrl, signals.received());
+    });
+    if (connection.ended) {
+      throw new ClusterError(`left the crawl without telling Redis at ${host}: the partitions this worker held pass to others when their leases expire`, { redis: host });
+    }
+    log(end === 'finished' ? 'the crawl is finished' : end === 'stopped' ? 'the crawl was stopped' : 'left the crawl');
+    if (values.json === true) writeOut(`${JSON.stringify(workerSummary(worker, end))}\n`);
+    return 0;
+  } finally {
+    signals.dispose();
+    connection.close();
+  }
+}
+
+/** The worker's --dir, made when missing: one that cannot be is an error before the worker joins. */
+function prepareDataDir(dir: string): void {
+  if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) throw new ClusterError(`--dir ${dir} is a file, not a directory`, { dir });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new ClusterError(`cannot make the data directory --dir ${dir} (${err instanceof Error ? err.message : String(err)})`, { dir }, { cause: err });
+  }
+}
+
+/** The worker's news on stderr: what it quotes from Redis or ioredis shown harmless, and never the Redis password. */
+function workerLog(redisUrl: string): (line: string) => void {
+  return (line) => writeErr(`forager worker: ${redactRedis(line, redisUrl)}\n`);
+}
+
+/** Why the worker could not run: what Redis failed is said in one line, not as a stack. */
+function workerFailure(err: unknown, redisUrl: string, signal: NodeJS.Signals | undefined): unknown {
+  if (!isRedisFailure(err)) return err;
+  // The signal gave up on Redis: that is why its command failed.
+  if (signal !== undefined) return new ClusterError(`stopped by ${signal} while waiting for Redis at ${redisHost(redisUrl)}`, { redis: redisHost(redisUrl) }, { cause: err });
+  return redisFailure(redisUrl, 'joining the cluster', err);
+}
+
+/**
+ * SIGINT and SIGTERM make the worker leave. From the first, an unreachable Redis is waited for
+ * no longer (it could be waited for forever); a second cancels requests in flight and drops the
+ * connection, whatever Redis is doing, so that no signal is ignored.
+ */
+function leaveOnSignals(worker: ClusterWorker, connection: WorkerConnection, log: (line: string) => void): { received(): NodeJS.Signals | undefined; dispose(): void } {
+  let first: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (first === undefined) {
+      first = signal;
+      log(`${signal}: leaving the crawl (a second signal cancels requests in flight)`);
+      worker.leave(false);
+      connection.stopWaiting();
+      return;
+    }
+    log(`${signal}: cancelling requests in flight and dropping Redis`);
+    worker.leave(true);
+    connection.cut();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  try {
-    const end = await worker.run();
-    log(end === 'finished' ? 'the crawl is finished' : end === 'stopped' ? 'the crawl was stopped' : 'left the crawl');
-    if (values.json === true) {
-      const usage = process.resourceUsage();
-      process.stdout.write(`${JSON.stringify({ end, worker: worker.id, pagesStored: worker.pagesStored, cpuUserMs: usage.userCPUTime / 1000, cpuSystemMs: usage.systemCPUTime / 1000, peakRssBytes: usage.maxRSS * 1024, shardsOpened: worker.shardTime.opened, shardOpenMs: Math.round(worker.shardTime.openMs), shardCloseMs: Math.round(worker.shardTime.closeMs) })}\n`);
-    }
-    return 0;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    // Closing it ourselves is no outage.
-    redis.removeAllListeners('close');
-    redis.disconnect();
-  }
+  return {
+    received: () => first,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** What `worker --json` prints at the end: the benchmarks read it. */
+function workerSummary(worker: ClusterWorker, end: WorkerEnd): Record<string, unknown> {
+  const usage = process.resourceUsage();
+  return {
+    end,
+    worker: worker.id,
+    pagesStored: worker.pagesStored,
+    cpuUserMs: usage.userCPUTime / 1000,
+    cpuSystemMs: usage.systemCPUTime / 1000,
+    peakRssBytes: usage.maxRSS * 1024,
+    shardsOpened: worker.shardTime.opened,
+    shardOpenMs: Math.round(worker.shardTime.openMs),
+    shardCloseMs: Math.round(worker.shardTime.closeMs),
+  };
 }

@@ -9,6 +9,7 @@ import type { ClusterTarget } from '../../service/cluster-watch.ts';
 import { ForagerService } from '../../service/service.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 import { writeOut } from '../terminal-text.ts';
+import { redactUrl } from '../../url/redact.ts';
 
 export const SERVE_USAGE = `serve   [--dir DIR | --db FILE] [--port N] [--redis URL --cluster NAME]
           the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections);
@@ -27,7 +28,7 @@ export function defaultCollectionsDir(): string {
 function clusterTarget(redis: string | undefined, cluster: string | undefined): ClusterTarget | undefined {
   if (redis === undefined && cluster === undefined) return undefined;
   if (redis === undefined || cluster === undefined) throw new UsageError('serve: give --redis URL and --cluster NAME together', { option: redis === undefined ? 'redis' : 'cluster' });
-  if (!isRedisUrl(redis)) throw new UsageError(`--redis ${redis} is not a Redis URL (expected redis://HOST:PORT)`, { option: 'redis' });
+  if (!isRedisUrl(redis)) throw new UsageError(`--redis ${redactUrl(redis)} is not a Redis URL (expected redis://HOST:PORT)`, { option: 'redis' });
   return { redis, name: checkClusterName(cluster) };
 }
 
