@@ -7,9 +7,11 @@ import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
 import { ClusterKeys } from './cluster-keys.ts';
 import { changedLabels, type ClusterLabel } from './cluster-labels.ts';
 import { clusterState, loadCluster, type ClusterDefinition, type ClusterState } from './cluster-definition.ts';
-import { LinkStreams, type LinkBatch, type SentLink } from './link-streams.ts';
+import { LinkStreams, linkLimitsOf, type LinkBatch, type SentLink } from './link-streams.ts';
 import { PartitionLeases, type Lease } from './partition-leases.ts';
 import { PartitionMap, shardFileName } from './partition.ts';
+import { describeDamage, foundBy, isKeyDamage, type KeyDamage } from './redis-damage.ts';
+import { ReportThrottle } from './report-throttle.ts';
 import { partitionsFor, WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
@@ -48,6 +50,10 @@ const DORMANT_AFTER_MS = 120_000;
 export const MAX_STREAM_BACKLOG = 5_000;
 /** With no renewal for this share of the lease time, the worker stops dispatching: the lease may be about to pass on. */
 const RENEWAL_DEADLINE_SHARE = 0.6;
+/** A problem that comes back (a damaged key, a refused command) is said at most this often. */
+const REPORT_EVERY_MS = 60_000;
+/** A partition held up by a damaged key is left alone this long before the worker tries it again. */
+const SET_ASIDE_MS = 30_000;
 
 export interface WorkerOptions {
   redis: Redis;
@@ -80,6 +86,8 @@ interface HeldLease extends Lease {
   claimed: boolean;
   /** Its shard lives at this worker's home: only workers of this home may hold it, so it is never given up to balance. */
   homedHere: boolean;
+  /** Its stream was found damaged: not read before this time, then made ready again (0: it is sound). */
+  streamRetryAt: number;
 }
 
 export class ClusterWorker {
@@ -99,9 +107,13 @@ export class ClusterWorker {
   readonly #dormant = new Set<number>();
   /** Since when each open shard has been idle. */
   readonly #idleSince = new Map<number, number>();
+  /** Partitions held up by a damaged lease, epoch or home key: not taken before the time given. */
+  readonly #setAside = new Map<number, number>();
+  readonly #throttle = new ReportThrottle(REPORT_EVERY_MS);
   #definition: ClusterDefinition | undefined;
   #leases: PartitionLeases | undefined;
-  readonly #streams: LinkStreams;
+  /** Made when the definition is read: its links are checked against the crawl's bounds. */
+  #streams!: LinkStreams;
   readonly #judging: SharedJudging;
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
@@ -114,6 +126,8 @@ export class ClusterWorker {
   #balancedFor = '';
   /** The main loop has ended: the renewal loop ends too. */
   #stopped = false;
+  /** Ends the renewal loop's wait between renewals. */
+  #wakeRenewal: (() => void) | undefined;
   #lastRenewal = Date.now();
   #renewalLate = false;
   #leaving = false;
@@ -126,6 +140,8 @@ export class ClusterWorker {
   #statusSeq = 0;
   /** Links this worker admitted and sent. */
   #linksMoved = 0;
+  /** Links read from the streams and left out: damaged entries, links out of the crawl's bounds. */
+  #linksDropped = 0;
   /** When each part of the loop is next due (epoch ms). */
   readonly #due = { control: 0, balance: 0, reclaim: 0, status: 0 };
   #errors = 0;
@@ -149,8 +165,7 @@ export class ClusterWorker {
     this.#home = options.home ?? `${hostname()}:${resolve(options.dir)}`;
     this.#log = options.log;
     this.#parseWorkers = options.parseWorkers;
-    this.#streams = new LinkStreams(this.#redis, this.#keys);
-    this.#judging = new SharedJudging(this.#redis, this.#keys, this.id);
+    this.#judging = new SharedJudging(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
   }
 
   /** Pages this worker stored in its shards since it started. */
@@ -173,9 +188,11 @@ export class ClusterWorker {
     const definition = await loadCluster(this.#redis, this.#keys.name);
     this.#definition = definition;
     mkdirSync(this.#dir, { recursive: true });
-    this.#leases = new PartitionLeases(this.#redis, this.#keys, this.id, definition.leaseMs);
+    const onDamage = (damage: KeyDamage): void => this.#damaged(damage);
+    this.#streams = new LinkStreams(this.#redis, this.#keys, { limits: linkLimitsOf(definition.settings), onDamage });
+    this.#leases = new PartitionLeases(this.#redis, this.#keys, this.id, definition.leaseMs, onDamage);
     this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
-    this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages);
+    this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, { onDamage });
     this.#parser = new ParsePool(this.#parseWorkers ?? defaultParseWorkers());
     this.#template = shardTemplate();
     this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
@@ -193,7 +210,8 @@ export class ClusterWorker {
           end = await this.#tick(Date.now());
         } catch (err) {
           // Redis refused a command or a shard failed: reported, and the next tick tries again.
-          this.#report(`tick: ${err instanceof Error ? err.message : String(err)}`);
+          const message = err instanceof Error ? err.message : String(err);
+          this.#reportLimited(`tick: ${message}`, `tick: ${message}`);
         }
         if (end === undefined) await sleep(TICK_MS);
       }
@@ -201,6 +219,7 @@ export class ClusterWorker {
       clearInterval(watchdog);
       await this.#shutDown();
       this.#stopped = true;
+      this.#wakeRenewal?.();
       await renewal;
     }
     return end;
@@ -211,14 +230,10 @@ export class ClusterWorker {
     const due = this.#due;
     if (now >= due.control) {
       due.control = now + CONTROL_EVERY_MS;
-      this.#state = await clusterState(this.#redis, this.#keys);
+      this.#state = await this.#readState();
       if (this.#state === 'finished' || this.#state === 'stopped') return this.#state;
       this.#applyState();
-      const changed = await changedLabels(this.#redis, this.#keys, this.#labelsVersion);
-      if (changed !== undefined) {
-        this.#labelsVersion = changed.version;
-        this.#labels = changed.labels;
-      }
+      await this.#readLabels();
     }
     if (this.#leaving) return 'left';
     const leaseMs = (this.#definition as ClusterDefinition).leaseMs;
@@ -252,6 +267,50 @@ export class ClusterWorker {
     return undefined;
   }
 
+  /** The crawl's state; while its key is damaged, the state as last read (and the damage said). */
+  async #readState(): Promise<ClusterState> {
+    try {
+      return await clusterState(this.#redis, this.#keys);
+    } catch (err) {
+      if (!isKeyDamage(err)) throw err;
+      this.#damaged({
+        key: this.#keys.state,
+        expected: 'the crawl\'s state: running, paused, stopped or finished',
+        found: foundBy(err),
+        meanwhile: `this worker goes on as ${this.#state}, and forager cluster pause, resume and stop cannot reach it`,
+        repair: `redis-cli SET ${this.#keys.state} running (or paused, stopped)`,
+      });
+      return this.#state;
+    }
+  }
+
+  /** The user's labels, when they changed; entries that are not labels are left out and said. */
+  async #readLabels(): Promise<void> {
+    const changed = await changedLabels(this.#redis, this.#keys, this.#labelsVersion, (damage) => this.#damaged(damage));
+    if (changed === undefined) return;
+    this.#labelsVersion = changed.version;
+    this.#labels = changed.labels;
+    if (changed.dropped > 0) {
+      this.#reportLimited('labels', `${changed.dropped} label(s) in ${this.#keys.labels} left out, such as ${changed.problem ?? 'one'}; label those pages again with forager cluster label`);
+    }
+  }
+
+  /**
+   * A key of the cluster is damaged: said at a bounded rate (and to the cluster's errors
+   * list). The partition it holds up is set aside for a while (its stream is not read, or it
+   * is not taken), so that the others go on.
+   */
+  #damaged(damage: KeyDamage): void {
+    const partition = damage.partition;
+    if (partition !== undefined) {
+      const until = Date.now() + SET_ASIDE_MS;
+      const lease = this.#held.get(partition);
+      if (damage.key !== this.#keys.links(partition)) this.#setAside.set(partition, until);
+      else if (lease !== undefined) lease.streamRetryAt = until;
+    }
+    this.#reportLimited(`damaged ${damage.key}`, describeDamage(damage, this.#keys.name));
+  }
+
   /** Paused or running, as the crawl's state says; a worker whose leases are late stays paused. */
   #applyState(): void {
     const pause = this.#state !== 'running' || this.#renewalLate || this.#backpressure;
@@ -281,9 +340,18 @@ export class ClusterWorker {
       try {
         await this.#renew();
       } catch (err) {
-        this.#report(`renewing leases: ${err instanceof Error ? err.message : String(err)}`);
+        const message = err instanceof Error ? err.message : String(err);
+        this.#reportLimited(`renewing leases: ${message}`, `renewing leases: ${message}`);
       }
-      await sleep(leaseMs / 5);
+      // Woken at once when the worker stops: with a long lease time the wait would delay its exit.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, leaseMs / 5);
+        this.#wakeRenewal = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wakeRenewal = undefined;
     }
   }
 
@@ -316,7 +384,7 @@ export class ClusterWorker {
     // The live workers as of now, not of the last renewal (up to a fifth of a lease ago).
     this.#live = await (this.#registry as WorkerRegistry).beat();
     const share = partitionsFor(this.id, this.#live, definition.partitions);
-    const free = await leases.free(definition.partitions, this.#home);
+    const free = this.#withoutSetAside(await leases.free(definition.partitions, this.#home));
     // Whether another live worker shares this home matters only when there are partitions homed here to take, or some to give up.
     const peersAtHome = (free.homedHere.length > 0 || this.#held.size > share) && (await this.#peersAtHome());
     // Alone at its home, a worker takes every free partition homed here, whatever its share: nobody else may.
@@ -330,6 +398,14 @@ export class ClusterWorker {
     return share;
   }
 
+  /** The free partitions but those held up by a damaged key (until their time is up). */
+  #withoutSetAside(free: { homedHere: number[]; homeless: number[] }): { homedHere: number[]; homeless: number[] } {
+    const now = Date.now();
+    for (const [partition, until] of this.#setAside) if (until <= now) this.#setAside.delete(partition);
+    const takeable = (p: number): boolean => !this.#setAside.has(p);
+    return { homedHere: free.homedHere.filter(takeable), homeless: free.homeless.filter(takeable) };
+  }
+
   async #peersAtHome(): Promise<boolean> {
     const { workers } = await (this.#registry as WorkerRegistry).view();
     return workers.some((w) => w.id !== this.id && w.home === this.#home);
@@ -340,12 +416,15 @@ export class ClusterWorker {
     const taken = await leases.acquire(candidates);
     if (taken.length === 0) return;
     // Held at once, so that the renewal loop renews them while their streams are set up.
-    for (const lease of taken) this.#held.set(lease.partition, { ...lease, quietUntil: Number.POSITIVE_INFINITY, claimed: true, homedHere: homedHere.has(lease.partition) });
+    for (const lease of taken) this.#held.set(lease.partition, { ...lease, quietUntil: Number.POSITIVE_INFINITY, claimed: true, homedHere: homedHere.has(lease.partition), streamRetryAt: 0 });
     const partitions = taken.map((lease) => lease.partition);
     const quiet = await this.#streams.prepareOwnership(partitions, this.id, (p) => this.#keys.quietUntil(p));
+    // A quiet time is Redis's word: no previous owner asks for longer than its politeness can last.
+    const latest = Date.now() + this.#longestQuietMs();
     for (const [i, partition] of partitions.entries()) {
       const lease = this.#held.get(partition);
-      if (lease !== undefined) lease.quietUntil = quiet[i] as number;
+      // A damaged stream (null) was set aside by #damaged: the shard may crawl meanwhile, its links wait.
+      if (lease !== undefined) lease.quietUntil = Math.min(quiet[i] ?? 0, latest);
     }
     this.#log(`took ${taken.length} partition(s); holds ${this.#held.size}`);
   }
@@ -371,6 +450,12 @@ export class ClusterWorker {
       }),
     );
     this.#log(`gave up ${victims.length} partition(s) to other workers; holds ${this.#held.size}`);
+  }
+
+  /** The longest a partition's hosts may have to wait after a handover: the longest wait the settings allow a host. */
+  #longestQuietMs(): number {
+    const s = (this.#definition as ClusterDefinition).settings;
+    return Math.max(s.delayMs, s.maxCrawlDelayMs, s.maxRetryAfterMs, s.delayFactor * s.totalTimeoutMs) + HANDOVER_MARGIN_MS;
   }
 
   /** A partition no longer this worker's. */
@@ -443,7 +528,8 @@ export class ClusterWorker {
         this.#forget(partition);
         return undefined;
       }
-      this.#report(`partition ${partition}: its shard could not be opened: ${err instanceof Error ? err.message : String(err)}`);
+      const message = err instanceof Error ? err.message : String(err);
+      this.#reportLimited(`partition ${partition}: opening`, `partition ${partition}: its shard could not be opened: ${message}`);
       this.#retryAt.set(partition, now + 5000);
       return undefined;
     }
@@ -459,7 +545,14 @@ export class ClusterWorker {
     const elsewhere = await leases.claimHomes(fresh, this.#home);
     for (const partition of fresh) {
       const lease = this.#held.get(partition);
-      if (lease !== undefined && !elsewhere.includes(partition)) lease.homedHere = true;
+      if (lease === undefined || elsewhere.includes(partition)) continue;
+      if (this.#setAside.has(partition)) {
+        // Its home key is damaged: where its shard lives is not known, so none is made here.
+        this.#forget(partition);
+        await leases.release(lease, 0);
+      } else {
+        lease.homedHere = true;
+      }
     }
     for (const partition of elsewhere) {
       const lease = this.#held.get(partition);
@@ -486,7 +579,7 @@ export class ClusterWorker {
         this.#forget(partition);
       } else {
         const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? `engine ended: ${runner.outcome}`);
-        this.#report(`partition ${partition}: ${why}`);
+        this.#reportLimited(`partition ${partition}: ended`, `partition ${partition}: ${why}`);
         this.#retryAt.set(partition, Date.now() + 5000);
       }
       this.#closeInBackground(runner, false);
@@ -520,7 +613,8 @@ export class ClusterWorker {
       try {
         if (runner.label(url, label)) this.#labelled.set(url, label);
       } catch (err) {
-        this.#report(`label of ${url}: ${err instanceof Error ? err.message : String(err)}`);
+        const message = err instanceof Error ? err.message : String(err);
+        this.#reportLimited(`label of ${url}`, `label of ${url}: ${message}`);
         this.#labelled.set(url, label);
       }
     }
@@ -530,7 +624,9 @@ export class ClusterWorker {
   async #intake(): Promise<void> {
     // A worker that was away (paused, or Redis was) reads nothing until it knows its leases are still its own.
     if (!this.#leasesFresh()) return;
-    const readable = [...this.#held.values()].filter((lease) => lease.quietUntil <= Date.now()).map((lease) => lease.partition);
+    await this.#retryDamagedStreams();
+    const now = Date.now();
+    const readable = [...this.#held.values()].filter((lease) => lease.quietUntil <= now && lease.streamRetryAt === 0).map((lease) => lease.partition);
     const claimed = readable.filter((p) => this.#held.get(p)?.claimed === true);
     let read = 0;
     if (claimed.length > 0) {
@@ -543,9 +639,24 @@ export class ClusterWorker {
         }
       }
     }
-    const fresh = readable.filter((p) => this.#held.get(p)?.claimed === false);
+    // A stream found damaged by the read of pending batches is not read again this tick.
+    const fresh = readable.filter((p) => this.#held.get(p)?.claimed === false && this.#held.get(p)?.streamRetryAt === 0);
     read += await this.#admit(await this.#streams.read(fresh, this.id, READ_COUNT));
     this.#inboxEmpty = read === 0 && readable.length === this.#held.size;
+  }
+
+  /**
+   * Streams set aside as damaged whose time is up are made ready again (the group made, what
+   * is pending claimed): a stream repaired meanwhile is read from then on, one still damaged
+   * is set aside again by #damaged.
+   */
+  async #retryDamagedStreams(): Promise<void> {
+    const now = Date.now();
+    const due = [...this.#held.values()].filter((lease) => lease.streamRetryAt !== 0 && lease.streamRetryAt <= now);
+    if (due.length === 0) return;
+    for (const lease of due) lease.streamRetryAt = 0;
+    const ready = await this.#streams.prepareOwnership(due.map((lease) => lease.partition), this.id, (p) => this.#keys.quietUntil(p));
+    for (const [i, lease] of due.entries()) if (ready[i] !== null) lease.claimed = true;
   }
 
   /** Admits each partition's batches in its shard, then acknowledges them all in one round trip. */
@@ -567,11 +678,13 @@ export class ClusterWorker {
         continue;
       }
       try {
-        runner.admit(list);
+        const refused = runner.admit(list);
         this.#linksMoved += list.length;
         admitted.set(partition, list);
+        this.#countDropped(partition, list, refused);
       } catch (err) {
-        this.#report(`partition ${partition}: links could not be admitted: ${err instanceof Error ? err.message : String(err)}`);
+        const message = err instanceof Error ? err.message : String(err);
+        this.#reportLimited(`partition ${partition}: admitting`, `partition ${partition}: links could not be admitted: ${message}`);
       }
     }
     await this.#streams.ack(admitted);
@@ -603,6 +716,28 @@ export class ClusterWorker {
   #send(links: SentLink[]): Promise<number> {
     this.#linksMoved += links.length;
     return this.#streams.send(links, (url) => this.#partitions.of(url));
+  }
+
+  /**
+   * Links left out of a partition's admitted batches (by the stream's reader or the shard's
+   * own check) are counted and said, at most once a minute a partition: their entries are
+   * acknowledged like any other, so none comes back.
+   */
+  #countDropped(partition: number, batches: readonly LinkBatch[], refusedByShard: number): void {
+    const damaged = batches.filter((b) => b.dropped > 0);
+    const dropped = damaged.reduce((n, b) => n + b.dropped, 0) + refusedByShard;
+    if (dropped === 0) return;
+    this.#linksDropped += dropped;
+    const first = damaged[0];
+    const what = first === undefined ? 'links out of the crawl\'s bounds' : `entry ${first.id}: ${first.problem ?? 'a damaged entry'}`;
+    this.#reportLimited(`dropped links ${partition}`, `partition ${partition}: dropped ${dropped} link(s) read from ${this.#keys.links(partition)} (${what}); ${this.#linksDropped} dropped by this worker so far`);
+  }
+
+  /** Says a problem unless it was said within REPORT_EVERY_MS, with how many times it came back unsaid. */
+  #reportLimited(problem: string, line: string): void {
+    const repeats = this.#throttle.note(problem);
+    if (repeats === undefined) return;
+    this.#report(repeats > 0 ? `${line} (and ${repeats} more time(s) since it was last said)` : line);
   }
 
   #report(line: string): void {
@@ -679,9 +814,23 @@ export class ClusterWorker {
     await (this.#registry as WorkerRegistry).publish(this.#status());
     await this.#judging.exchange([...this.#runners.values()].map((runner) => runner.judge), this.#live);
     const delta = this.#pagesStored - this.#pagesReported;
-    if (delta > 0) {
+    if (delta > 0) await this.#countPagesStored(delta);
+  }
+
+  /** Adds to the crawl's count of pages stored; a damaged counter keeps them for the next time (and is said). */
+  async #countPagesStored(delta: number): Promise<void> {
+    try {
       await this.#redis.incrby(this.#keys.pagesStored, delta);
       this.#pagesReported += delta;
+    } catch (err) {
+      if (!isKeyDamage(err)) throw err;
+      this.#damaged({
+        key: this.#keys.pagesStored,
+        expected: 'the whole number of pages the workers stored',
+        found: foundBy(err),
+        meanwhile: 'cluster status shows too few pages stored; the crawl goes on',
+        repair: `redis-cli SET ${this.#keys.pagesStored} N, N the pages in the shards`,
+      });
     }
   }
 
@@ -698,7 +847,7 @@ export class ClusterWorker {
     const previous = this.#lastLook;
     this.#lastLook = new Map(workers.map((w) => [w.id, w]));
     if (workers.length === 0 || workers.some((w) => w.inProgress > 0 || w.outbox > 0)) return false;
-    const budgetSpent = Number(await this.#redis.get(this.#keys.budgetUsed)) >= definition.settings.maxPages && workers.every((w) => w.allowance === 0);
+    const budgetSpent = workers.every((w) => w.allowance === 0) && (await (this.#budget as SharedBudget).handedOut());
     if (!budgetSpent) {
       if (workers.reduce((n, w) => n + w.partitions, 0) !== definition.partitions || !workers.every((w) => w.idle)) return false;
       if ((await this.#streams.backlog(definition.partitions)) > 0) return false;

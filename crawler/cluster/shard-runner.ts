@@ -10,7 +10,7 @@ import { setLabel } from '../library/labels.ts';
 import { openCollection, type Db } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import type { ClusterLabel } from './cluster-labels.ts';
-import type { LinkBatch, SentLink } from './link-streams.ts';
+import { linkLimitsOf, linkProblem, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
 import { partitionReason, shardFileName, type PartitionMap } from './partition.ts';
 import { isFenced, raiseFence } from './shard-fence.ts';
 import type { SharedBudget } from './shared-budget.ts';
@@ -63,6 +63,7 @@ export class ShardRunner {
   readonly #db: Db;
   readonly #engine: CrawlEngine;
   readonly #outbox: ShardOutbox;
+  readonly #linkLimits: LinkLimits;
   readonly #run: Promise<RunOutcome>;
   /** CPU milliseconds the constructor took (see threadCpuMs): the shard made or opened, its engine set up and resumed. */
   readonly openMs: number;
@@ -76,6 +77,7 @@ export class ShardRunner {
     const started = threadCpuMs();
     this.partition = partition;
     this.epoch = epoch;
+    this.#linkLimits = linkLimitsOf(context.settings);
     const path = join(context.dir, shardFileName(partition));
     // A new shard starts as a copy of an empty collection: making one (pragmas, every migration) costs a crawl of small shards dearly.
     if (!existsSync(path)) copyFileSync(context.template, path, constants.COPYFILE_EXCL);
@@ -146,10 +148,20 @@ export class ShardRunner {
     return isFenced(this.#engine.storeError);
   }
 
-  /** Links and seeds from the partition's stream, committed in one transaction. */
-  admit(batches: readonly LinkBatch[]): void {
-    const links = batches.flatMap((b) => b.links);
+  /**
+   * Links and seeds from the partition's stream, committed in one transaction. A link out of
+   * the crawl's bounds is left out (the stream's reader checks them, and this is checked
+   * again: nothing but a sound link is ever stored). Returns how many were left out.
+   */
+  admit(batches: readonly LinkBatch[]): number {
+    const links: SentLink[] = [];
+    let refused = 0;
+    for (const link of batches.flatMap((b) => b.links)) {
+      if (linkProblem(link, this.#linkLimits) === undefined) links.push(link);
+      else refused++;
+    }
     if (links.length > 0) this.#engine.admitLinks(links);
+    return refused;
   }
 
   /**

@@ -3,6 +3,7 @@ import { BEST_PAGES } from '../relevance/hot.ts';
 import { addJudgeStatistics, type JudgeStatistics, type PageJudge } from '../relevance/judge.ts';
 import type { QueryTermCounts } from '../relevance/relevance.ts';
 import type { ClusterKeys } from './cluster-keys.ts';
+import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-damage.ts';
 
 /*
  * The judges of a cluster's shards judge by the crawl's statistics, not their shard's: the
@@ -11,17 +12,24 @@ import type { ClusterKeys } from './cluster-keys.ts';
  * second and gives each shard's judge the rest of the crawl: the other workers' sums and its
  * own other shards. Figures a second old are good enough for an idf and a bar that move
  * slowly; what each shard's ordering learns (its model's weights, yields) stays its own.
+ *
+ * Another worker's field is checked before it counts: finite amounts from 0, one per query
+ * term, and at most BEST_PAGES evidence values. A field that is not is left out and
+ * reported, so a damaged hash cannot turn a judge's idf or hot bar into NaN.
  */
 
 export class SharedJudging {
   readonly #redis: Redis;
   readonly #keys: ClusterKeys;
   readonly #worker: string;
+  readonly #onDamage: DamageReport;
 
-  constructor(redis: Redis, keys: ClusterKeys, worker: string) {
+  /** `onDamage` is told of a damaged hash or field (default: a ClusterError); judges go on with what could be read. */
+  constructor(redis: Redis, keys: ClusterKeys, worker: string, onDamage: DamageReport = throwDamage(keys.name)) {
     this.#redis = redis;
     this.#keys = keys;
     this.#worker = worker;
+    this.#onDamage = onDamage;
   }
 
   /** Publishes this worker's sum and hands each judge the rest of the crawl; fields of workers no longer live are dropped. */
@@ -30,14 +38,13 @@ export class SharedJudging {
     if (counted.length === 0 || counted.some((s) => s === undefined)) return;
     const own = counted as JudgeStatistics[];
     const mine = own.reduce(addJudgeStatistics);
-    await this.#redis.hset(this.#keys.judgeStatistics, this.#worker, JSON.stringify(mine));
-    const fields = await this.#redis.hgetall(this.#keys.judgeStatistics);
+    const fields = await this.#publish(mine);
+    if (fields === undefined) return;
     const gone = Object.keys(fields).filter((worker) => worker !== this.#worker && !live.includes(worker));
     if (gone.length > 0) await this.#redis.hdel(this.#keys.judgeStatistics, ...gone);
     const others = Object.entries(fields)
       .filter(([worker]) => worker !== this.#worker && !gone.includes(worker))
-      .map(([, text]) => JSON.parse(text) as JudgeStatistics)
-      .filter((s) => s.terms.df.length === mine.terms.df.length);
+      .flatMap(([worker, text]) => this.#readField(worker, text, mine.terms.df.length));
     const crawl = others.reduce(addJudgeStatistics, mine);
     // Every shard's best pages, best first, to take the crawl's best but a shard's own (a worker holds up to 256 shards).
     const bestOf = [...others.flatMap((s) => s.best.map((evidence) => ({ evidence, shard: -1 }))), ...own.flatMap((s, shard) => s.best.map((evidence) => ({ evidence, shard })))].sort((a, b) => b.evidence - a.evidence);
@@ -55,9 +62,60 @@ export class SharedJudging {
     }
   }
 
+  /** Writes this worker's field and reads them all; undefined (reported) when the hash is damaged. */
+  async #publish(mine: JudgeStatistics): Promise<Record<string, string> | undefined> {
+    try {
+      await this.#redis.hset(this.#keys.judgeStatistics, this.#worker, JSON.stringify(mine));
+      return await this.#redis.hgetall(this.#keys.judgeStatistics);
+    } catch (err) {
+      if (!isKeyDamage(err)) throw err;
+      this.#damaged(foundBy(err), 'each shard is judged by its own statistics only', (key) => `delete it (redis-cli DEL ${key}): the workers write it again within a second`);
+      return undefined;
+    }
+  }
+
+  /** Another worker's statistics, or nothing (reported) when its field is not statistics of this crawl's query. */
+  #readField(worker: string, text: string, terms: number): JudgeStatistics[] {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (isJudgeStatistics(parsed, terms)) return [parsed];
+    const field = JSON.stringify(worker.slice(0, 80));
+    const repair = (key: string): string => `delete the field (redis-cli HDEL ${key} ${field}): a live worker writes its own again within a second`;
+    this.#damaged(`its field ${field} holds ${JSON.stringify(text.slice(0, 40))}`, 'that field is left out of the crawl\'s statistics', repair);
+    return [];
+  }
+
+  #damaged(found: string, meanwhile: string, repair: (key: string) => string): void {
+    const key = this.#keys.judgeStatistics;
+    this.#onDamage({ key, expected: `each worker's judge statistics (a hash of JSON fields, ${BEST_PAGES} best pages at most)`, found, meanwhile, repair: repair(key) });
+  }
+
   async leave(): Promise<void> {
     await this.#redis.hdel(this.#keys.judgeStatistics, this.#worker);
   }
+}
+
+/** A count or a sum of counts (mentions on navigation lines count for less than one). */
+function isAmount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+function isAmountList(value: unknown, length: number): value is number[] {
+  return Array.isArray(value) && value.length === length && value.every(isAmount);
+}
+
+/** Statistics as a judge makes them: finite amounts from 0, one per query term, and at most BEST_PAGES evidence values. */
+function isJudgeStatistics(value: unknown, terms: number): value is JudgeStatistics {
+  if (typeof value !== 'object' || value === null) return false;
+  const { terms: counts, best } = value as Partial<Record<keyof JudgeStatistics, unknown>>;
+  if (typeof counts !== 'object' || counts === null) return false;
+  const { documents, df, pagesMentioning, mentions } = counts as Partial<Record<keyof QueryTermCounts, unknown>>;
+  const bestOk = Array.isArray(best) && best.length <= BEST_PAGES && best.every(isAmount);
+  return bestOk && isAmount(documents) && isAmountList(df, terms) && isAmountList(pagesMentioning, terms) && isAmountList(mentions, terms);
 }
 
 /** The counts of a crawl without one shard's. */
