@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
+import { ResponseReader } from '../parse/response-reader.ts';
 import { ClusterKeys } from './cluster-keys.ts';
 import { changedLabels, type ClusterLabel } from './cluster-labels.ts';
 import { clusterState, loadCluster, type ClusterDefinition, type ClusterState } from './cluster-definition.ts';
@@ -117,7 +117,7 @@ export class ClusterWorker {
   readonly #judging: SharedJudging;
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
-  #parser: ParsePool | undefined;
+  #parser: ResponseReader | undefined;
   #template: string | undefined;
   #state: ClusterState = 'running';
   /** Live workers as of the last heartbeat. */
@@ -193,7 +193,7 @@ export class ClusterWorker {
     this.#leases = new PartitionLeases(this.#redis, this.#keys, this.id, definition.leaseMs, onDamage);
     this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
     this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, { onDamage });
-    this.#parser = new ParsePool(this.#parseWorkers ?? defaultParseWorkers());
+    this.#parser = new ResponseReader(this.#parseWorkers === undefined ? {} : { parseWorkers: this.#parseWorkers });
     this.#template = shardTemplate();
     this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
     const watchdog = setInterval(() => this.#watchRenewal(), Math.max(50, definition.leaseMs / 20));
@@ -507,7 +507,7 @@ export class ClusterWorker {
         dir: this.#dir,
         settings: definition.settings,
         partitions: this.#partitions,
-        parser: this.#parser as ParsePool,
+        parser: this.#parser as ResponseReader,
         budget: this.#budget as SharedBudget,
         worker: this.id,
         paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,

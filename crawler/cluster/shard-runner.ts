@@ -2,7 +2,7 @@ import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
-import type { ParsePool } from '../parse/parse-pool.ts';
+import type { ResponseReader } from '../parse/response-reader.ts';
 import type { PageJudge } from '../relevance/judge.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { UsageError } from '../errors.ts';
@@ -45,7 +45,7 @@ export interface ShardContext {
   dir: string;
   settings: CrawlSettings;
   partitions: PartitionMap;
-  parser: ParsePool;
+  parser: ResponseReader;
   budget: Pick<SharedBudget, 'forShard'>;
   worker: string;
   /** Start paused (the crawl is paused, or the worker's leases are late): not one request before resume(). */

@@ -10,7 +10,7 @@ import { retryBackoffMs, type PolitenessSettings } from '../frontier/politeness.
 import { createStrategy } from '../ordering/registry.ts';
 import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
-import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
+import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
 import { hostRenderModes, type CrawlSettings, type RenderMode } from '../protocol/settings.ts';
 import { crawlCounts } from '../store/crawl-counts.ts';
@@ -59,6 +59,7 @@ import { Soft404Store } from '../store/soft404-store.ts';
 import { VersionStore, type RevisitOutcome } from '../store/version-store.ts';
 import { conditionalHeaders, RevisitRecorder } from './revisit-recorder.ts';
 import { Soft404Folders } from './soft404-folders.ts';
+import { documentTypesOf } from '../parse/documents/document-facts.ts';
 
 /** A page between its fetch and its store: whether it was stored decides what a shared budget gets back. */
 interface PageInProgress {
@@ -87,7 +88,7 @@ export interface EngineOptions {
   /** The shard of a partitioned crawl: links to URLs another partition owns are stored as stubs and sent there. */
   partition?: ShardPartition;
   /** Parses on this pool instead of one of the engine's own (several engines in one process share one); the caller closes it. */
-  parser?: ParsePool;
+  parser?: ResponseReader;
   /**
    * Run until stop(), even with nothing to fetch or no budget for now: more links or pages
    * may come from outside (admitLinks, the shared budget). Default: end when exhausted.
@@ -233,7 +234,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #judge: PageJudge;
   readonly #revision: VerdictRevision;
   readonly #http: HttpClient;
-  readonly #parser: ParsePool;
+  readonly #parser: ResponseReader;
   readonly #strategy: RevisitOrdering;
   readonly #revisitStore: RevisitStore;
   readonly #revisits: RevisitRecorder;
@@ -271,6 +272,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #hotAtStart = 0;
   #renderedAtStart = 0;
   #renderedThisRun = 0;
+  #documentsAtStart = 0;
+  #documentsThisRun = 0;
   #hotThisRun = 0;
   /** Time spent judging pages and ordering URLs (the strategy's work), for the overhead figure. */
   #orderingMs = 0;
@@ -307,7 +310,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
     this.#http = new HttpClient(
-      pickSettings(settings, 'userAgent', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes'),
+      pickSettings(settings, 'userAgent', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes', 'documents', 'maxDocumentBytes'),
       { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts },
     );
     const seedOrigins = seedOriginsOf(settings);
@@ -317,7 +320,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       (origin) => this.#http.fetchRobots(origin, this.#abort.signal),
       (host) => this.#admitSitemaps(host, seedOrigins.has(host.origin)),
     );
-    this.#strategy = new RevisitOrdering(options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed }));
+    this.#strategy = new RevisitOrdering(options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed, documents: documentTypesOf(settings.documents) }));
     this.#refresh = options.refresh;
     this.#revisitAfterMs = settings.revisitAfter === '' ? undefined : durationMs(settings.revisitAfter);
     this.#revisitStore = new RevisitStore(db);
@@ -350,13 +353,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#judge = judge;
     this.#revision = new VerdictRevision(db, judge);
     this.#ownsParser = options.parser === undefined;
-    this.#parser = options.parser ?? new ParsePool(options.parseWorkers ?? defaultParseWorkers());
+    this.#parser = options.parser ?? new ResponseReader(options.parseWorkers === undefined ? {} : { parseWorkers: options.parseWorkers });
     const versions = new VersionStore(db);
     this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls, versions }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
       fetchesRequisites: settings.requisites !== 'none',
+      documents: documentTypesOf(settings.documents),
     });
     this.#revisits = new RevisitRecorder(db, { versions, urls: this.#urls }, this.#recorder);
     this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
@@ -549,6 +553,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       bytesFetched: this.#bytesThisRun,
       elapsedMs,
       rendered: this.#renderedAtStart + this.#renderedThisRun,
+      documents: this.#documentsAtStart + this.#documentsThisRun,
       ...(this.renderNotice !== undefined ? { renderNotice: this.renderNotice } : {}),
       orderingMs: Math.round(this.#orderingMs),
       ...(this.#refresh !== undefined || this.#revisitAfterMs !== undefined ? { revisits: { ...this.#revisitCounts, queued: this.#strategy.queuedRevisits } } : {}),
@@ -632,6 +637,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#pagesAtStart = counts.pages;
     this.#hotAtStart = counts.hot;
     this.#renderedAtStart = counts.rendered;
+    this.#documentsAtStart = counts.documents;
   }
 
   /**
@@ -1078,6 +1084,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** What follows a stored page: the strategy learns of it, the frontier re-orders, listeners hear of it. */
   #afterRecorded(host: HostState, task: QueuedUrl, recorded: RecordedPage): void {
+    if (recorded.document) this.#documentsThisRun++;
     const orderingStarted = performance.now();
     // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
     for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
@@ -1122,7 +1129,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         if (result.status === 200) {
           const analysis = await this.#parser.analyse({
             url, status: 200, contentType: result.headers['content-type'], xRobotsTag: undefined, body: result.body,
-            agentToken: productToken(this.settings.userAgent), maxLinks: 0, kind: 'page', maxDecodedBytes: this.settings.maxDecodedBytes,
+            agentToken: productToken(this.settings.userAgent), maxLinks: 0, kind: 'page', maxDecodedBytes: this.settings.maxDecodedBytes, documents: [],
           });
           signature = analysis.simhash;
         }

@@ -1,7 +1,8 @@
 import type { Agent } from 'undici';
 import { FetchError } from '../errors.ts';
 import { createDispatcher } from '../net/dispatcher.ts';
-import { fetchPage, type FetchOptions, type FetchResult } from '../net/fetch-page.ts';
+import { fetchPage, type BodySizeLimits, type FetchOptions, type FetchResult } from '../net/fetch-page.ts';
+import { documentTypeOfMime, documentTypesOf } from '../parse/documents/document-facts.ts';
 import type { SsrfPolicy } from '../net/ssrf-guard.ts';
 import type { UrlKind } from '../parse/url-kind.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
@@ -15,7 +16,7 @@ const ROBOTS_MAX_REDIRECTS = 5;
 /** The settings HttpClient reads: the User-Agent, time-outs and size limits. */
 export type HttpClientSettings = Pick<
   CrawlSettings,
-  'userAgent' | 'connectTimeoutMs' | 'headersTimeoutMs' | 'bodyIdleTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes' | 'maxDecodedBytes'
+  'userAgent' | 'connectTimeoutMs' | 'headersTimeoutMs' | 'bodyIdleTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes' | 'maxDecodedBytes' | 'documents' | 'maxDocumentBytes'
 >;
 
 /** The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the kinds of fetch (pages, site resources, robots.txt). */
@@ -37,10 +38,20 @@ export class HttpClient {
     };
     // The payload as received, for WARC export (stored only when a Content-Encoding applied).
     this.#resourceOptions = { ...common, maxBodyBytes: settings.maxBodyBytes, keepRawBody: true };
+    const pageSizes: BodySizeLimits = { maxBodyBytes: settings.maxBodyBytes, maxDecodedBytes: settings.maxDecodedBytes };
+    // A document's bytes are its content: a decoded document may be as large as a downloaded one.
+    const documentSizes: BodySizeLimits = { maxBodyBytes: settings.maxDocumentBytes, maxDecodedBytes: Math.max(settings.maxDecodedBytes, settings.maxDocumentBytes) };
+    const documents = documentTypesOf(settings.documents);
     this.#pageOptions = {
       ...this.#resourceOptions,
-      // Only HTML is parsed, so other types are recorded from their headers without downloading the body.
-      acceptBody: (status, contentType) => status < 200 || status >= 300 || isParseableHtml(parseContentType(contentType).mime),
+      // HTML and the document types read are downloaded; other types are recorded from their headers alone.
+      bodyLimits: (status, contentType) => {
+        if (status < 200 || status >= 300) return pageSizes;
+        const mime = parseContentType(contentType).mime;
+        if (isParseableHtml(mime)) return pageSizes;
+        const type = documentTypeOfMime(mime) ?? (mime === 'application/octet-stream' ? 'pdf' : undefined);
+        return type !== undefined && documents.includes(type) ? documentSizes : null;
+      },
     };
     // RFC 9309 asks for 500 KiB parsed at least: past the parser's ROBOTS_MAX_BYTES, received or decoded, the file is
     // cut rather than refused, so a small gzip robots.txt cannot inflate to megabytes in memory and in the hosts table.

@@ -5,7 +5,9 @@ import { DuplicateFinder } from './duplicates.ts';
 import { effectiveBase, type ExtractedPage } from '../parse/extract-html.ts';
 import { linkContext } from '../ordering/strategy.ts';
 import type { UrlHint } from '../parse/url-kind.ts';
-import type { ParsePool } from '../parse/parse-pool.ts';
+import type { ResponseReader } from '../parse/response-reader.ts';
+import type { DocumentType } from '../parse/documents/document-facts.ts';
+import { DocumentStore } from '../store/document-store.ts';
 import type { ResourceAnalysis } from '../parse/site-resources.ts';
 import type { Db } from '../store/database.ts';
 import type { PageStore } from '../store/page-store.ts';
@@ -40,6 +42,8 @@ export interface RecordedPage {
   judgeMs: number;
   /** The stylesheets, icons and images it shows, as written, and what they resolve against; null unless a 2xx HTML page. */
   requisites: PageRequisites | null;
+  /** Whether it was stored as a document (a PDF, plain text) read as such. */
+  document: boolean;
 }
 
 /** What PageRecorder reads of the crawl's settings, as the engine builds it. */
@@ -51,6 +55,8 @@ export interface PageRecorderOptions {
   maxDecodedBytes: number;
   /** Whether the crawl fetches page requisites: a page that has some then notes them as pending in its own transaction. */
   fetchesRequisites: boolean;
+  /** The document types read (settings.documents): other types are recorded from their headers. */
+  documents: readonly DocumentType[];
 }
 
 interface StoredLinks {
@@ -113,12 +119,14 @@ export class PageRecorder {
   readonly #versions: VersionStore;
   readonly #urls: UrlStore;
   readonly #admission: UrlAdmission;
-  readonly #parser: ParsePool;
+  readonly #parser: ResponseReader;
   readonly #judge: PageJudge;
   readonly #agentToken: string;
   readonly #maxLinks: number;
   readonly #maxDecodedBytes: number;
   readonly #fetchesRequisites: boolean;
+  readonly #documentTypes: readonly DocumentType[];
+  readonly #documents: DocumentStore;
   readonly #duplicates: DuplicateFinder;
   readonly #renders: RenderStore;
 
@@ -126,7 +134,7 @@ export class PageRecorder {
     db: Db,
     stores: { pages: PageStore; urls: UrlStore; versions: VersionStore },
     admission: UrlAdmission,
-    parser: ParsePool,
+    parser: ResponseReader,
     judge: PageJudge,
     options: PageRecorderOptions,
   ) {
@@ -143,6 +151,8 @@ export class PageRecorder {
     this.#maxLinks = options.maxLinks;
     this.#maxDecodedBytes = options.maxDecodedBytes;
     this.#fetchesRequisites = options.fetchesRequisites;
+    this.#documentTypes = options.documents;
+    this.#documents = new DocumentStore(db);
   }
 
   /** Parses a response in a parse worker: what record() stores, and what decides a render. */
@@ -157,6 +167,7 @@ export class PageRecorder {
       maxLinks: this.#maxLinks,
       kind: task.kind,
       maxDecodedBytes: this.#maxDecodedBytes,
+      documents: this.#documentTypes,
     });
   }
 
@@ -164,7 +175,7 @@ export class PageRecorder {
   analyseRendered(task: QueuedUrl, dom: string): Promise<ResponseAnalysis> {
     return this.#parser.analyse({
       url: task.url, status: 200, contentType: 'text/html; charset=utf-8', xRobotsTag: undefined, body: Buffer.from(dom, 'utf8'),
-      agentToken: this.#agentToken, maxLinks: this.#maxLinks, kind: 'page', maxDecodedBytes: this.#maxDecodedBytes,
+      agentToken: this.#agentToken, maxLinks: this.#maxLinks, kind: 'page', maxDecodedBytes: this.#maxDecodedBytes, documents: [],
     });
   }
 
@@ -252,6 +263,8 @@ export class PageRecorder {
         this.#versions.replaceVersion({ ...replaces, outcome: 'changed' }, stored);
         seq = replaces.seq;
       }
+      // A new version of a page may be a document, or no longer one.
+      if (replaces !== undefined || analysis.document !== null) this.#documents.save(seq, analysis.document);
       const links = analysis.nofollow
         ? NO_LINKS
         : page !== null
@@ -281,6 +294,7 @@ export class PageRecorder {
         hints: links.hints,
         judgeMs,
         requisites,
+        document: analysis.document !== null,
       };
     }).immediate();
     // Indexed once committed: a page whose transaction rolled back must not be anyone's original.

@@ -1,7 +1,7 @@
 import type { ExportPage } from '../library/export-selection.ts';
-import { versionFacts } from '../library/page-facts.ts';
+import { pageType, versionFacts } from '../library/page-facts.ts';
 
-export const CSV_HEADER = 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone\r\n';
+export const CSV_HEADER = 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone,type,pageCount\r\n';
 
 /**
  * RFC 4180 quoting. A title that a spreadsheet would run as a formula (=, +, -, @ first)
@@ -17,6 +17,6 @@ export function csvLine(page: ExportPage): string {
   const history = versionFacts(page);
   return (
     `${cell(page.url)},${cell(page.title ?? '')},${relevance},${page.hot ? 1 : 0},${page.depth},${new Date(page.fetchedAt).toISOString()},` +
-    `${history.versions},${history.lastChangedAt ?? ''},${history.gone ?? ''}\r\n`
+    `${history.versions},${history.lastChangedAt ?? ''},${history.gone ?? ''},${cell(pageType(page))},${page.pageCount ?? ''}\r\n`
   );
 }

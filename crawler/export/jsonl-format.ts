@@ -1,7 +1,7 @@
 import type { ExportPage } from '../library/export-selection.ts';
-import { versionFacts, type PageFacts } from '../library/page-facts.ts';
+import { pageType, versionFacts, type PageFacts } from '../library/page-facts.ts';
 
-/** One JSON object per line and page, for notebooks and pipelines. */
+/** One JSON object per line and page, for notebooks and pipelines; a document's text is the text read from it. */
 export function jsonlLine(page: ExportPage, facts: PageFacts, query: string): string {
   const record = {
     url: facts.requestedUrl(page),
@@ -16,6 +16,8 @@ export function jsonlLine(page: ExportPage, facts: PageFacts, query: string): st
     depth: page.depth,
     status: page.status,
     contentType: page.contentType,
+    type: pageType(page),
+    pageCount: page.pageCount,
     outlinks: facts.outlinks(page.seq),
     ...versionFacts(page),
   };

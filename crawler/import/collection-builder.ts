@@ -3,10 +3,12 @@ import { PageRecorder } from '../engine/page-recorder.ts';
 import { UrlAdmission } from '../engine/url-admission.ts';
 import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc/http.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
-import { defaultParseWorkers, ParsePool } from '../parse/parse-pool.ts';
+import { defaultParseWorkers } from '../parse/parse-pool.ts';
+import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
+import { DocumentStore } from '../store/document-store.ts';
 import { HostStore } from '../store/host-store.ts';
 import { LabelStore } from '../store/label-store.ts';
 import { VersionStore } from '../store/version-store.ts';
@@ -24,6 +26,7 @@ import { headerMap, parseHttpResponse, redirectLocation, requestHead } from './h
 import { ImportError } from './import-error.ts';
 import { parsePageMetadata, type PageMetadata } from './page-metadata.ts';
 import type { WarcRecordData } from './read-wacz.ts';
+import { documentTypesOf } from '../parse/documents/document-facts.ts';
 
 export interface ImportSummary {
   pages: number;
@@ -56,7 +59,7 @@ interface Recording {
   urls: UrlStore;
   hosts: HostStore;
   recorder: PageRecorder;
-  parser: ParsePool;
+  parser: ResponseReader;
 }
 
 /**
@@ -64,7 +67,8 @@ interface Recording {
  * stored by the crawler's own PageRecorder, parsed by the crawler's own analyseResponse, and
  * its links pass the crawler's own URL admission (canonical form, fingerprint, host, depth,
  * scope, traps), so pages, links and URL rows come out as the crawl stored them. Relevance
- * and hot are the crawl's verdicts from the metadata records, not judged again.
+ * and hot are the crawl's verdicts from the metadata records, not judged again; so are a
+ * document's facts (its pages, its metadata) when the record carries them.
  */
 export class CollectionBuilder {
   readonly #db: Db;
@@ -84,12 +88,14 @@ export class CollectionBuilder {
   #tightened: string[] = [];
   readonly #labels: LabelStore;
   readonly #verdicts: VerdictStore;
+  readonly #documents: DocumentStore;
 
   constructor(db: Db, waczPath: string) {
     this.#db = db;
     this.#waczPath = waczPath;
     this.#labels = new LabelStore(db);
     this.#verdicts = new VerdictStore(db);
+    this.#documents = new DocumentStore(db);
   }
 
   async add(record: WarcRecordData): Promise<void> {
@@ -128,6 +134,11 @@ export class CollectionBuilder {
       tightened: this.#tightened,
       skipped: { responses: this.#skippedResponses, revisits: this.#skippedRevisits },
     };
+  }
+
+  /** Stops the parse workers of an import that failed part-way (finish() stops them otherwise): they would keep the process alive. */
+  async abandon(): Promise<void> {
+    await this.#recording?.parser.close();
   }
 
   /**
@@ -189,13 +200,15 @@ export class CollectionBuilder {
     }, SEEN_CACHE_SIZE);
     const judge: PageJudge = { judge: () => this.#verdict };
     // A worker even on one core, so that a page that stalls the parser times out instead of stalling the import.
-    const parser = new ParsePool(Math.max(1, defaultParseWorkers()));
+    const parser = new ResponseReader({ parseWorkers: Math.max(1, defaultParseWorkers()) });
     const recorder = new PageRecorder(this.#db, { pages: new PageStore(this.#db), urls, versions: new VersionStore(this.#db) }, admission, parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
       // An archive's pages come with what it holds of their requisites.
       fetchesRequisites: false,
+      // The documents the archived crawl read come back as documents.
+      documents: documentTypesOf(settings.documents),
     });
     // As a crawl's first run does: the seeds first, so they are the lowest URL ids and resume finds them.
     writeTransaction(this.#db, () => {
@@ -267,6 +280,8 @@ export class CollectionBuilder {
       if (recorded.relevance !== this.#verdict.relevance || recorded.hot !== this.#verdict.hot) {
         this.#verdicts.setVerdict(recorded.seq, this.#verdict.relevance, this.#verdict.hot);
       }
+      // The crawl's own reading of a document (its page count, page starts, metadata) stands; without it, the recorder's reading of the payload does.
+      if (metadata !== undefined && metadata.document !== null) this.#documents.save(recorded.seq, metadata.document);
       if (metadata !== undefined && metadata.label !== null) {
         this.#labels.put(task.id, metadata.label, metadata.labelledAt ?? Date.now());
         this.#labelCount++;

@@ -62,11 +62,12 @@ export async function importWacz(waczPath: string, dbPath: string): Promise<Impo
   const archive = await openWacz(waczPath);
   const tempPath = join(dir, `.${basename(dbPath)}.${randomBytes(4).toString('hex')}.importing`);
   let db: Db | undefined;
+  let builder: CollectionBuilder | undefined;
   try {
     db = openCollection(tempPath, { create: true });
     // Nothing is gained by syncing a file that a failure deletes whole.
     skipSyncing(db);
-    const builder = new CollectionBuilder(db, waczPath);
+    builder = new CollectionBuilder(db, waczPath);
     for await (const record of archive.records()) await builder.add(record);
     const summary = await builder.finish();
     checkpointAndTruncate(db);
@@ -75,6 +76,7 @@ export async function importWacz(waczPath: string, dbPath: string): Promise<Impo
     placeNew(tempPath, dbPath);
     return summary;
   } catch (err) {
+    await builder?.abandon();
     db?.close();
     removeCollectionFiles(tempPath);
     if (err instanceof ForagerError) throw err;

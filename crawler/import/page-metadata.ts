@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOCUMENT_TYPES, type DocumentFacts } from '../parse/documents/document-facts.ts';
 import { ImportError } from './import-error.ts';
 
 /** Forager's verdict on a page, from the metadata record that refers to its response. */
@@ -10,9 +11,21 @@ export interface PageMetadata {
   labelledAt: number | null;
   depth: number | null;
   fetchedAt: number | null;
+  /** What the crawl read from the page as a document; null for a web page, or a record written before documents. */
+  document: DocumentFacts | null;
 }
 
 const METADATA_VERSION = 1;
+
+const documentFacts = z
+  .object({
+    type: z.enum(DOCUMENT_TYPES),
+    pageCount: z.number().int().min(0),
+    pagesRead: z.number().int().min(0),
+    pageStarts: z.array(z.number().int().min(0)),
+    metadata: z.record(z.string(), z.string()),
+  })
+  .refine((d) => d.pagesRead <= d.pageCount && d.pageStarts.length <= d.pagesRead, 'more pages read than the document has');
 
 const metadataRecord = z.object({
   forager: z.number(),
@@ -23,6 +36,7 @@ const metadataRecord = z.object({
   depth: z.number().int().min(0).nullable().optional(),
   /** Epoch ms, or an ISO 8601 date as the exporter writes it. */
   fetchedAt: z.union([z.number(), z.iso.datetime({ offset: true })]).nullable().optional(),
+  document: documentFacts.nullable().optional(),
 });
 
 function epochMs(value: number | string | null | undefined): number | null {
@@ -62,5 +76,6 @@ export function parsePageMetadata(block: Buffer, url: string): PageMetadata | un
     labelledAt: m.labelledAt ?? null,
     depth: m.depth ?? null,
     fetchedAt: epochMs(m.fetchedAt),
+    document: m.document ?? null,
   };
 }

@@ -10,6 +10,7 @@ import type { LabReport, LabStrategyReport } from '../protocol/lab-report.ts';
 import { loadLabGraph } from './load.ts';
 import { LabPageTexts } from './page-texts.ts';
 import { virtualCrawl, type VirtualCrawlOptions } from './virtual-crawl.ts';
+import { documentTypesOf, type DocumentType } from '../parse/documents/document-facts.ts';
 
 /**
  * Which verdicts a replayed strategy learns from: 'truth', the hot pages PST is scored
@@ -40,6 +41,8 @@ export interface LabGraphOptions {
   budgets: readonly number[];
   query: string;
   randomSeed: number;
+  /** The document types the replayed crawl read (its settings'): the ordering scores links to them as pages. */
+  documents?: readonly DocumentType[];
   curvePoints?: number;
   /** The verdicts each replay learns from, made afresh per strategy; default: the graph's hot flags. */
   verdicts?: () => VirtualCrawlOptions['verdict'];
@@ -52,7 +55,7 @@ export function runLabOnGraph(graph: LabGraph, options: LabGraphOptions): LabStr
   const pages = Math.round(Math.max(...options.budgets) * graph.pageCount);
   return options.strategies.map((name) => {
     const verdict = options.verdicts?.();
-    const crawl = virtualCrawl(graph, createStrategy(name, { query: options.query, randomSeed: options.randomSeed }), pages, verdict === undefined ? {} : { verdict });
+    const crawl = virtualCrawl(graph, createStrategy(name, { query: options.query, randomSeed: options.randomSeed, ...(options.documents === undefined ? {} : { documents: options.documents }) }), pages, verdict === undefined ? {} : { verdict });
     return {
       strategy: name,
       budgets: evaluateBudgets(graph, crawl, options.budgets),
@@ -87,6 +90,7 @@ export function runLab(db: ReadonlyDb, options: LabOptions): LabReport {
     budgets: options.budgets,
     query,
     randomSeed,
+    ...(settings === undefined ? {} : { documents: documentTypesOf(settings.documents) }),
     ...(options.curvePoints === undefined ? {} : { curvePoints: options.curvePoints }),
     ...(texts === undefined ? {} : { verdicts: () => texts.liveVerdicts(new CrawlJudge(judgeSettings), graph.urls) }),
   });

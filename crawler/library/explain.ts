@@ -6,6 +6,7 @@ import type { CrawlSettings } from '../protocol/settings.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { URL_STATE_NAMES, type UrlStateValue } from '../store/url-state.ts';
 import { findUrlId } from './find-url.ts';
+import { documentTypesOf } from '../parse/documents/document-facts.ts';
 
 export interface ParentLink {
   url: string;
@@ -38,7 +39,7 @@ const MAX_HOT_DISTANCE = 3;
 export function explainUrl(db: ReadonlyDb, settings: CrawlSettings, rawUrl: string): UrlExplanation {
   const id = findUrlId(db, rawUrl);
   const row = db.prepare('SELECT url, state, reason, depth FROM urls WHERE id = ?').get(id) as { url: string; state: UrlStateValue; reason: string | null; depth: number };
-  const strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed });
+  const strategy = createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed, documents: documentTypesOf(settings.documents) });
   replayHistory(db, strategy, storedAcronyms(db, settings.query));
   const why = strategy.explain(id);
   const parents = db

@@ -1,6 +1,8 @@
 import { hasDuplicateColumns, hasVersions } from '../store/stored-body.ts';
+import type { DocumentType } from '../parse/documents/document-facts.ts';
 import type { ExportFilter } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import { documentColumnsSql, documentJoinSql } from './document-columns.ts';
 import { toFtsQuery } from './search.ts';
 
 /*
@@ -28,6 +30,10 @@ export interface ExportPage {
   version: number;
   /** When a revisit found the page gone (404, 410, a soft 404); null while it is there. */
   goneAt: number | null;
+  /** What kind of document was read from it (its `documents` row); null for a web page, or a document not read. */
+  documentType: DocumentType | null;
+  /** The document's pages; null unless a document was read. */
+  pageCount: number | null;
 }
 
 interface SelectionSql {
@@ -80,8 +86,8 @@ export function* selectedPages(db: ReadonlyDb, filter: ExportFilter): Generator<
   const history = hasVersions(db) ? 'p.version, p.gone_at AS goneAt' : '1 AS version, NULL AS goneAt';
   const batch = db.prepare(
     `SELECT p.seq, p.url_id AS urlId, u.url, p.title, p.text, p.relevance, p.hot, l.relevant AS label, u.depth, p.status,
-            p.content_type AS contentType, p.fetched_at AS fetchedAt, ${history}
-     ${FROM} WHERE ${sql.where} AND p.seq > ? ORDER BY p.seq LIMIT ${BATCH}`,
+            p.content_type AS contentType, p.fetched_at AS fetchedAt, ${history}, ${documentColumnsSql(db)}
+     ${FROM} ${documentJoinSql(db, 'p')} WHERE ${sql.where} AND p.seq > ? ORDER BY p.seq LIMIT ${BATCH}`,
   );
   let after = 0;
   for (;;) {

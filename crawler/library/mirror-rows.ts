@@ -1,5 +1,6 @@
 import { storedBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import { hasDocuments } from './document-columns.ts';
 
 /*
  * What the offline mirror reads of a collection, one page at a time (point queries by seq,
@@ -31,6 +32,8 @@ export interface MirrorIndexFacts {
   text: string | null;
   relevance: number | null;
   hot: boolean;
+  /** A document's pages; null for a web page, or a document not read. */
+  pageCount: number | null;
 }
 
 export class MirrorRows {
@@ -44,8 +47,9 @@ export class MirrorRows {
       `SELECT u.url, p.fetched_at AS fetchedAt, p.content_type AS contentType, p.charset, ${storedBodySql(db, 'p')} AS body
          FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?`,
     );
+    const pageCount = hasDocuments(db) ? '(SELECT d.page_count FROM documents d WHERE d.page_seq = p.seq)' : 'NULL';
     this.#indexFacts = db.prepare(
-      `SELECT u.url, p.title, substr(p.text, 1, ${SNIPPET_SOURCE_CHARS}) AS text, p.relevance, p.hot
+      `SELECT u.url, p.title, substr(p.text, 1, ${SNIPPET_SOURCE_CHARS}) AS text, p.relevance, p.hot, ${pageCount} AS pageCount
          FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq = ?`,
     );
   }

@@ -1,6 +1,8 @@
+import type { DocumentType } from '../protocol/api.ts';
 import { hasVersions, storedBodySql, versionBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { fingerprint } from '../url/fingerprint.ts';
+import { hasDocuments } from './document-columns.ts';
 
 /*
  * Point lookups of stored pages for the viewer and the offline mirror: a page by its fetch
@@ -22,6 +24,8 @@ export interface StoredPageRow {
   note: string | null;
   /** The URL a 3xx pointed to, when there is one. */
   redirectTo: string | null;
+  /** The document type the latest version was read as; null for a web page and for an earlier version. */
+  documentType: DocumentType | null;
 }
 
 /** The page fetched from a URL, enough to decide what to show for it. */
@@ -33,6 +37,8 @@ export interface PageOfUrl {
   note: string | null;
   /** The URL id a 3xx pointed to. */
   redirectTo: number | null;
+  /** The document type the page was read as; null for a web page. */
+  documentType: DocumentType | null;
 }
 
 /** The hosts-table key of a canonical URL: everything before its path, as the crawler stores it. */
@@ -52,10 +58,12 @@ export class PageLookup {
   readonly #redirectTarget;
 
   constructor(db: ReadonlyDb) {
+    const documents = hasDocuments(db);
     this.#page = db.prepare(
       `SELECT u.url, p.status, p.content_type AS contentType, p.charset, ${storedBodySql(db, 'p')} AS body, p.body_bytes AS bodyBytes, p.note,
-              r.url AS redirectTo
+              r.url AS redirectTo, ${documents ? 'doc.type' : 'NULL'} AS documentType
          FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls r ON r.id = p.redirect_to
+              ${documents ? 'LEFT JOIN documents doc ON doc.page_seq = p.seq' : ''}
         WHERE p.seq = ?`,
     );
     const versioned = hasVersions(db);
@@ -64,7 +72,7 @@ export class PageLookup {
     this.#earlierVersion = versioned
       ? db.prepare(
           `SELECT u.url, v.status, v.content_type AS contentType, v.charset, ${versionBodySql(db, 'v')} AS body, v.body_bytes AS bodyBytes, v.note,
-                  NULL AS redirectTo
+                  NULL AS redirectTo, NULL AS documentType
              FROM page_versions v JOIN pages p ON p.seq = v.page_seq JOIN urls u ON u.id = p.url_id
             WHERE v.page_seq = ? AND v.version = ?`,
         )
@@ -72,7 +80,8 @@ export class PageLookup {
     this.#hostId = db.prepare('SELECT id FROM hosts WHERE origin = ?').pluck();
     this.#urlByFingerprint = db.prepare('SELECT id, url FROM urls WHERE host_id = ? AND fp = ?');
     this.#pageOfUrl = db.prepare(
-      `SELECT seq, status, content_type AS contentType, ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody, note, redirect_to AS redirectTo
+      `SELECT seq, status, content_type AS contentType, ${storedBodySql(db, 'pages')} IS NOT NULL AS hasBody, note, redirect_to AS redirectTo,
+              ${documents ? '(SELECT type FROM documents WHERE page_seq = pages.seq)' : 'NULL'} AS documentType
          FROM pages WHERE url_id = ?`,
     );
     this.#redirectTarget = db.prepare(

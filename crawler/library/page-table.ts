@@ -2,6 +2,7 @@ import { hasDuplicateColumns, hasVersions, storedBodySql } from '../store/stored
 import { UsageError } from '../errors.ts';
 import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import { documentColumnsSql, documentFilterSql, documentJoinSql, pageTypeOf } from './document-columns.ts';
 import { searchPages } from './search.ts';
 import { isoOrNull, versionColumnsSql, versionFilterSql } from './version-columns.ts';
 
@@ -11,16 +12,22 @@ import { isoOrNull, versionColumnsSql, versionFilterSql } from './version-column
  * the service API's own types.
  */
 
-const BASE_COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType`;
-const FROM = `FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN labels l ON l.url_id = p.url_id`;
+const BASE_COLUMNS = `p.seq, u.url, p.title, p.status, p.relevance, p.hot, l.relevant AS label, u.depth, p.fetched_at AS fetchedAt, p.content_type AS contentType,
+                      p.body_bytes AS bodyBytes`;
 
-/** The row's columns and tables; a collection older than duplicates or versions (opened read-only as it is) has none to show. */
+/** The pages with their URLs, labels and documents rows. */
+function fromSql(db: ReadonlyDb): string {
+  return `FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN labels l ON l.url_id = p.url_id ${documentJoinSql(db, 'p')}`;
+}
+
+/** The row's columns and tables; a collection older than duplicates, versions or documents (opened read-only as it is) has none to show. */
 function rowSql(db: ReadonlyDb): { columns: string; from: string } {
-  const base = `${BASE_COLUMNS}, ${versionColumnsSql(db, 'p')}`;
-  if (!hasDuplicateColumns(db)) return { columns: `${base}, NULL AS duplicateKind, NULL AS duplicateOf, 0 AS soft404`, from: FROM };
+  const base = `${BASE_COLUMNS}, ${versionColumnsSql(db, 'p')}, ${documentColumnsSql(db)}`;
+  const from = fromSql(db);
+  if (!hasDuplicateColumns(db)) return { columns: `${base}, NULL AS duplicateKind, NULL AS duplicateOf, 0 AS soft404`, from };
   return {
     columns: `${base}, p.duplicate_kind AS duplicateKind, du.url AS duplicateOf, p.soft404`,
-    from: `${FROM} LEFT JOIN pages dp ON dp.seq = p.duplicate_of LEFT JOIN urls du ON du.id = dp.url_id`,
+    from: `${from} LEFT JOIN pages dp ON dp.seq = p.duplicate_of LEFT JOIN urls du ON du.id = dp.url_id`,
   };
 }
 const ORDER: Record<PageSort, string> = {
@@ -40,6 +47,9 @@ interface RawRow {
   depth: number;
   fetchedAt: number;
   contentType: string | null;
+  bodyBytes: number;
+  documentType: string | null;
+  pageCount: number | null;
   duplicateKind: 'exact' | 'near' | null;
   duplicateOf: string | null;
   soft404: number;
@@ -61,6 +71,9 @@ function toRow(r: RawRow): PageRow {
     depth: r.depth,
     fetchedAt: new Date(r.fetchedAt).toISOString(),
     contentType: r.contentType,
+    type: pageTypeOf(r.documentType),
+    bodyBytes: r.bodyBytes,
+    pageCount: r.pageCount,
     duplicate: r.duplicateKind === null || r.duplicateOf === null ? null : { kind: r.duplicateKind, of: r.duplicateOf },
     soft404: r.soft404 === 1,
     version: r.version,
@@ -87,8 +100,13 @@ export function pageTable(db: ReadonlyDb, query: Omit<PageListInput, 'collection
   const versions = versionFilterSql(db, 'p', query);
   where.push(...versions.where);
   params.push(...versions.params);
+  const type = documentFilterSql(db, query.type);
+  if (type !== undefined) {
+    where.push(type.where);
+    params.push(...type.params);
+  }
   const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-  const total = db.prepare(`SELECT count(*) ${FROM} ${clause}`).pluck().get(...params) as number;
+  const total = db.prepare(`SELECT count(*) ${fromSql(db)} ${clause}`).pluck().get(...params) as number;
   const offset = query.offset ?? 0;
   const row = rowSql(db);
   const rows = db
@@ -144,6 +162,7 @@ export function searchTable(db: ReadonlyDb, text: string, options: SearchTableOp
     return {
       seq: hit.seq, url: hit.url, title: hit.title, snippet: hit.snippet, relevance: v.relevance, hot: v.hot === 1,
       version: hit.version, latest: hit.latest, fetchedAt: new Date(hit.fetchedAt).toISOString(),
+      type: pageTypeOf(hit.documentType), documentPage: hit.documentPage,
     };
   });
 }

@@ -56,7 +56,7 @@ export function collectionStats(db: ReadonlyDb): CrawlStats {
   const counts = urlCountsByState(db);
   const n = (s: number): number => counts.get(s as never) ?? 0;
   const totals = runTotals(db);
-  const { pages: fetched, hot, rendered } = crawlCounts(db);
+  const { pages: fetched, hot, rendered, documents } = crawlCounts(db);
   const hosts = db.prepare('SELECT count(*) FROM hosts WHERE origin <> ?').pluck().get(OUT_OF_SCOPE_ORIGIN) as number;
   return {
     fetched,
@@ -73,6 +73,7 @@ export function collectionStats(db: ReadonlyDb): CrawlStats {
     bytesFetched: totals.bytes,
     elapsedMs: Math.round(totals.seconds * 1000),
     rendered,
+    documents,
   };
 }
 

@@ -55,6 +55,12 @@ const RETRYABLE_REASONS: ReadonlySet<string> = new Set<FetchFailureReason>([
   'dns',
 ]);
 
+/** How large one body may be, as received and once decoded. */
+export interface BodySizeLimits {
+  maxBodyBytes: number;
+  maxDecodedBytes: number;
+}
+
 export interface FetchOptions {
   /** From createDispatcher(); it carries the connect timeout, header size limit and SSRF guard. */
   dispatcher: Dispatcher;
@@ -77,8 +83,12 @@ export interface FetchOptions {
    * instead of failing with too-large:* (robots.txt: RFC 9309 lets a crawler cut a big file).
    */
   truncateOversizedBody?: boolean;
-  /** Called once the head is in; false means the body is not downloaded. */
-  acceptBody?: (status: number, contentType: string | undefined) => boolean;
+  /**
+   * Called once the head is in: the size limits of this response's body (a document may be
+   * larger than a page), or null when the body is not downloaded. Without it, maxBodyBytes and
+   * maxDecodedBytes apply to every body.
+   */
+  bodyLimits?: (status: number, contentType: string | undefined) => BodySizeLimits | null;
   /** Request headers beside the crawler's own (a revisit's If-None-Match and If-Modified-Since). */
   extraHeaders?: Readonly<Record<string, string>>;
 }
@@ -195,10 +205,12 @@ export async function fetchPage(url: string, opts: FetchOptions, signal?: AbortS
     if (head.location !== undefined) result.location = head.location;
 
     const declaredLength = parseContentLength(head.headers['content-length']);
-    if (opts.acceptBody !== undefined && !opts.acceptBody(status, contentType)) {
+    const sizes = opts.bodyLimits === undefined ? { maxBodyBytes, maxDecodedBytes: opts.maxDecodedBytes ?? FETCH_DEFAULTS.maxDecodedBytes } : opts.bodyLimits(status, contentType);
+    if (sizes === null) {
       result.bodySkipped = true;
       result.bytesReceived = await skipBody(response.body, declaredLength, controller.signal);
     } else {
+      const { maxBodyBytes } = sizes;
       const truncate = opts.truncateOversizedBody === true;
       if (!truncate && declaredLength !== undefined && declaredLength > maxBodyBytes) {
         throw fetchError('too-large:body', `declared body of ${declaredLength} bytes exceeds ${maxBodyBytes}`, { url, limit: maxBodyBytes, declaredLength });
@@ -206,7 +218,7 @@ export async function fetchPage(url: string, opts: FetchOptions, signal?: AbortS
       const codings = parseCodings(contentEncoding, url);
       const limits: BodyLimits = {
         maxBodyBytes,
-        maxDecodedBytes: opts.maxDecodedBytes ?? FETCH_DEFAULTS.maxDecodedBytes,
+        maxDecodedBytes: sizes.maxDecodedBytes,
         truncate,
         keepRaw: opts.keepRawBody === true,
       };

@@ -1,6 +1,7 @@
 import type { Acronym } from '../relevance/acronyms.ts';
 import type { UrlHint, UrlKind } from '../parse/url-kind.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
+import type { DocumentType } from '../parse/documents/document-facts.ts';
 
 /**
  * The ordering core. A strategy sees a crawl as a stream of events, the same whether the
@@ -98,4 +99,6 @@ export interface OrderingContext {
   query: string;
   /** Seed for strategies that draw random numbers, so runs repeat. */
   randomSeed: number;
+  /** The document types the crawl reads (settings.documents): links to them are scored as pages, not as downloads. */
+  documents?: readonly DocumentType[];
 }

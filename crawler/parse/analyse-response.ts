@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { deflateMemory } from '../memory/deflate-memory.ts';
 import { decodeHtml } from './charset.ts';
-import { isParseableHtml, parseContentType, sniffLooksBinary } from './content-type.ts';
+import { isParseableHtml, isUnlabelledBinary, parseContentType, sniffLooksBinary } from './content-type.ts';
+import { documentTypeOfMime, looksLikePdf, type DocumentFacts, type DocumentType } from './documents/document-facts.ts';
+import { readPlainText } from './documents/read-text.ts';
 import { extractHtml, parseRobotsDirectives, type ExtractedPage } from './extract-html.ts';
 import { lineHashes } from '../relevance/template-lines.ts';
 import { simhash, type Simhash } from '../relevance/simhash.ts';
@@ -26,8 +28,10 @@ export interface ResponseInput {
   maxLinks: number;
   /** What the URL is expected to hold: a site resource is read as one, whatever its Content-Type. */
   kind: UrlKind;
-  /** Bounds what a site resource may inflate to or hold as JSON. */
+  /** Bounds what a site resource may inflate to or hold as JSON, and a document's text (in characters). */
   maxDecodedBytes: number;
+  /** The document types read (the `documents` setting); a type not named is noted as not HTML, [] reads none. */
+  documents: readonly DocumentType[];
 }
 
 /** What the recorder stores for a response. */
@@ -55,6 +59,8 @@ export interface ResponseAnalysis {
   bodyHash: string | null;
   /** Why the page may need a browser to show its content (render-signals.ts); null when its HTML shows it. */
   browserNeed: string | null;
+  /** What was read from a document (PDF, plain text) besides its page; null for a web page and anything not read as a document. */
+  document: DocumentFacts | null;
 }
 
 /** The page's distinct terms for learning: title terms first, then body terms, each by frequency. */
@@ -84,15 +90,11 @@ function readResource(input: ResponseInput, kind: ResourceKind): Pick<ResponseAn
  */
 const STORED_BODY_GZIP_LEVEL = 1;
 
-/**
- * Decides whether a response is HTML worth parsing, decodes and parses it, and
- * compresses the body for storage; a site resource is read as one instead. Pure CPU
- * work: it runs in a parse worker.
- */
-export function analyseResponse(input: ResponseInput): ResponseAnalysis {
+/** The analysis every response starts from: the header's robots directives, and the body gzipped for storage. */
+export function baseAnalysis(input: ResponseInput): ResponseAnalysis {
   const headerRobots = parseRobotsDirectives(input.xRobotsTag ?? '', input.agentToken);
   const storedBody = input.body !== undefined && input.body.length > 0 ? gzipSync(input.body, { level: STORED_BODY_GZIP_LEVEL, ...deflateMemory(input.body.length) }) : null;
-  const base: ResponseAnalysis = {
+  return {
     note: null,
     charset: null,
     page: null,
@@ -107,28 +109,77 @@ export function analyseResponse(input: ResponseInput): ResponseAnalysis {
     simhash: null,
     bodyHash: null,
     browserNeed: null,
+    document: null,
   };
+}
+
+/** SHA-256 of a body as received (decoded), hex: the same bytes are stored once. */
+export function bodyHashOf(body: Uint8Array): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/** What a page (a web page or a document) adds to its base analysis: its text's terms, line hashes and simhash. */
+export function pageAnalysis(base: ResponseAnalysis, page: ExtractedPage, fields: Pick<ResponseAnalysis, 'note' | 'charset' | 'bodyHash' | 'browserNeed' | 'document'>): ResponseAnalysis {
+  const terms = { titleTerms: termCounts(page.title), bodyTerms: termCounts(page.text) };
+  return {
+    ...base,
+    ...fields,
+    page,
+    noindex: base.noindex || page.robots.noindex,
+    nofollow: base.nofollow || page.robots.nofollow,
+    ...terms,
+    terms: topTerms(terms),
+    lineHashes: lineHashes(page.text),
+    simhash: simhash(terms.bodyTerms),
+  };
+}
+
+/** The note of a page whose links past maxLinks were dropped; null otherwise. */
+export function linksDroppedNote(page: ExtractedPage): string | null {
+  return page.linksDropped > 0 ? `links-dropped:${page.linksDropped}` : null;
+}
+
+/**
+ * The document type a response is read as, if any: a 2xx page response with a body whose type
+ * the `documents` setting names. A PDF sent as application/octet-stream (or with no type) counts
+ * as one when its bytes begin as a PDF does.
+ */
+export function documentToRead(input: ResponseInput): DocumentType | undefined {
+  if (input.kind !== 'page' || input.status < 200 || input.status >= 300 || input.body === undefined || input.body.length === 0) return undefined;
+  const mime = parseContentType(input.contentType).mime;
+  const type = documentTypeOfMime(mime) ?? (isUnlabelledBinary(mime) && looksLikePdf(input.body) ? 'pdf' : undefined);
+  return type !== undefined && input.documents.includes(type) ? type : undefined;
+}
+
+/** A plain-text document as a page; a body that is evidently binary is noted as a mismatch, as an HTML one is. */
+function analyseText(base: ResponseAnalysis, input: ResponseInput, body: Uint8Array, charset: string | undefined): ResponseAnalysis {
+  if (sniffLooksBinary(body)) return { ...base, note: 'content-type-mismatch:text/plain' };
+  const reading = readPlainText(body, charset, { url: input.url, maxLinks: input.maxLinks, maxTextChars: input.maxDecodedBytes });
+  return pageAnalysis(base, reading.page, { note: linksDroppedNote(reading.page), charset: reading.charset, bodyHash: bodyHashOf(body), browserNeed: null, document: reading.facts });
+}
+
+/**
+ * Decides whether a response is HTML worth parsing (or plain text the `documents` setting
+ * reads), decodes and parses it, and compresses the body for storage; a site resource is read
+ * as one instead. Pure CPU work: it runs in a parse worker. PDFs are read by the document
+ * worker (documents/analyse-document.ts): here a PDF is noted as not HTML.
+ */
+export function analyseResponse(input: ResponseInput): ResponseAnalysis {
+  const base = baseAnalysis(input);
   if (input.kind !== 'page') return { ...base, ...readResource(input, input.kind) };
   if (input.status < 200 || input.status >= 300) return base;
   const type = parseContentType(input.contentType);
+  if (input.body !== undefined && documentToRead(input) === 'text') return analyseText(base, input, input.body, type.charset);
   if (!isParseableHtml(type.mime)) return { ...base, note: `not-html:${type.mime || 'unknown'}` };
   if (input.body === undefined) return { ...base, note: 'no-body' };
   if (sniffLooksBinary(input.body)) return { ...base, note: `content-type-mismatch:${type.mime}` };
   const decoded = decodeHtml(input.body, type.charset);
   const page = extractHtml(decoded.text, input.url, { maxLinks: input.maxLinks, agentToken: input.agentToken });
-  const terms = { titleTerms: termCounts(page.title), bodyTerms: termCounts(page.text) };
-  return {
-    ...base,
-    note: page.linksDropped > 0 ? `links-dropped:${page.linksDropped}` : null,
+  return pageAnalysis(base, page, {
+    note: linksDroppedNote(page),
     charset: decoded.charset,
-    page,
-    noindex: headerRobots.noindex || page.robots.noindex,
-    nofollow: headerRobots.nofollow || page.robots.nofollow,
-    ...terms,
-    terms: topTerms(terms),
-    lineHashes: lineHashes(page.text),
-    simhash: simhash(terms.bodyTerms),
-    bodyHash: createHash('sha256').update(input.body).digest('hex'),
+    bodyHash: bodyHashOf(input.body),
     browserNeed: browserNeedSign(page, input.body.length),
-  };
+    document: null,
+  });
 }

@@ -122,6 +122,16 @@ export function isParseableHtml(mime: string): boolean {
   return mime === 'text/html' || mime === 'application/xhtml+xml';
 }
 
+/**
+ * Types that say only "some bytes" (or no type at all): what such a body is must be read from
+ * the body itself. Servers send PDFs so, and download links force it.
+ */
+const UNLABELLED_BINARY_MIMES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/binary', 'application/unknown', 'application/download', 'application/x-download', 'application/force-download']);
+
+export function isUnlabelledBinary(mime: string): boolean {
+  return UNLABELLED_BINARY_MIMES.has(mime);
+}
+
 /** Leading bytes of formats that servers commonly mislabel as text/html. */
 const MAGIC_NUMBERS: readonly (readonly number[])[] = [
   [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG

@@ -118,9 +118,20 @@ export interface FrontierItem {
 
 export type PageSort = 'relevance' | 'time' | 'url';
 
+/** The documents Forager reads besides web pages (see --documents). */
+export type DocumentType = 'pdf' | 'text';
+
+/** What a stored response is: a document of one of those types, or else a web page ('html'). */
+export type PageType = 'html' | DocumentType;
+
+/** The library's filter by type: one type, or every document whatever its type. */
+export type PageTypeFilter = PageType | 'document';
+
 export interface PageListInput extends CollectionRef {
   sort?: PageSort;
   hotOnly?: boolean;
+  /** Only pages of this type. */
+  type?: PageTypeFilter;
   /** Only pages whose URL or title contains this text. */
   filter?: string;
   /** Only pages whose latest version replaced an earlier one at or after this time (epoch ms). */
@@ -146,6 +157,11 @@ export interface PageRow {
   depth: number;
   fetchedAt: string;
   contentType: string | null;
+  type: PageType;
+  /** Bytes of the body as received (0 when none was stored). */
+  bodyBytes: number;
+  /** The pages a document has; null for a web page. */
+  pageCount: number | null;
   /** The earlier page this one repeats: the same body ('exact') or nearly the same text ('near'). */
   duplicate: { kind: 'exact' | 'near'; of: string } | null;
   /** A 200 that looks like the host's answer for a page that does not exist. */
@@ -186,6 +202,9 @@ export interface SearchResult {
   latest: boolean;
   /** When that version was fetched. */
   fetchedAt: string;
+  type: PageType;
+  /** The page of a PDF (from 1) the snippet is on; null for any other hit, and for an earlier version's. */
+  documentPage: number | null;
 }
 
 export interface PageRef extends CollectionRef {
@@ -200,6 +219,37 @@ export interface PageDetail extends PageRow {
   note: string | null;
   /** The server's last answer about the page: its latest fetch or revisit. */
   checkedAt: string;
+  /** What was read from a document besides its text; null for a web page. */
+  document: DocumentInfo | null;
+  /** Where a document's bytes as received can be downloaded (an attachment), as viewPath is; null for a web page. */
+  filePath: string | null;
+}
+
+/** A document's reading, as the viewer shows it beside the file. */
+export interface DocumentInfo {
+  type: DocumentType;
+  pageCount: number;
+  /** Pages whose text was read: fewer than pageCount when the page or time cap stopped the reading. */
+  pagesRead: number;
+  /** The document's own metadata, as text (title, author, created…). */
+  metadata: Record<string, string>;
+}
+
+/** The largest document whose bytes readDocument hands to the app's own viewer; a larger one is saved or opened elsewhere. */
+export const MAX_SHOWN_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** A stored document's bytes and text for the app's own viewer (PDF.js draws a PDF in the UI, never in the stored-page frame). */
+export interface DocumentContent {
+  seq: number;
+  type: DocumentType;
+  /** The bytes as received, base64; null when they are over MAX_SHOWN_DOCUMENT_BYTES. */
+  data: string | null;
+  /** Bytes of the document as received. */
+  bytes: number;
+  /** The extracted text, its pages joined by blank lines. */
+  text: string;
+  /** Where each page read starts in `text` (UTF-16 offsets, ascending, the first 0). */
+  pageStarts: number[];
 }
 
 /** What a revisit found: a 304, a 200 with the same payload, a new version, or the page gone. */
@@ -391,6 +441,13 @@ export interface ForagerApi {
   listPages(input: PageListInput): Promise<PageList>;
   searchPages(input: SearchInput): Promise<SearchResult[]>;
   getPage(input: PageRef): Promise<PageDetail>;
+  /** A document's bytes and extracted text, for the app's own viewer. */
+  readDocument(input: PageRef): Promise<DocumentContent>;
+  /**
+   * Opens a document in the system's own viewer, from a temporary copy. Only the desktop app
+   * does (its main process answers this call); `forager serve` refuses it: save the file instead.
+   */
+  openDocument(input: PageRef): Promise<void>;
   /** A page's versions with their dates and the revisits that checked each. */
   pageVersions(input: PageVersionsInput): Promise<PageVersions>;
   /** A word-level diff of the stored text of two versions of a page. */

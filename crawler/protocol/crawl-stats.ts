@@ -23,6 +23,8 @@ export interface CrawlStats {
   elapsedMs: number;
   /** Fetched pages stored with the DOM a browser rendered (see --render). */
   rendered: number;
+  /** Of fetched, the documents (PDF, plain text) read as such (see --documents). */
+  documents: number;
   /** Why pages are not rendered although the settings ask for it (no browser, or one that would not start); live runs only. */
   renderNotice?: string;
   /** Of elapsedMs, the time spent judging pages and ordering URLs (live runs only). */

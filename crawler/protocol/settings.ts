@@ -196,6 +196,18 @@ export const crawlSettingsSchema = z.object({
   maxDecodedBytes: wholeNumber(1024)
     .default(32 * 1024 * 1024)
     .register(settingInfo, { flag: null, help: 'bytes of a body after decompression at most' }),
+  documents: z
+    .string()
+    .regex(/^\s*(none|(pdf|text)(\s*,\s*(pdf|text))*)\s*$/)
+    .default('pdf,text')
+    .register(settingInfo, {
+      value: 'TYPES',
+      help: 'documents read besides web pages: `pdf`, `text` (plain text), both (`pdf,text`), or `none`; a document is judged, searched, shown and exported like a page',
+      rule: 'pdf, text, pdf,text or none',
+    }),
+  maxDocumentBytes: wholeNumber(1024, 1024 * 1024 * 1024)
+    .default(50 * 1024 * 1024)
+    .register(settingInfo, { value: 'N', help: 'bytes of a document (a PDF, plain text) downloaded at most; a larger one is recorded as failed (`too-large:body`)' }),
   connectTimeoutMs: wholeNumber(1).default(10_000).register(settingInfo, { flag: null, help: 'time-out of a connection' }),
   headersTimeoutMs: wholeNumber(1).default(15_000).register(settingInfo, { flag: null, help: "time-out of a response's headers" }),
   bodyIdleTimeoutMs: wholeNumber(1).default(15_000).register(settingInfo, { flag: null, help: 'time-out between two chunks of a body' }),
@@ -433,6 +445,8 @@ export const NEW_CRAWL_SETTINGS = [
   'allowPrivate',
   'render',
   'revisitAfter',
+  'documents',
+  'maxDocumentBytes',
 ] as const satisfies readonly SettingKey[];
 
 export type NewCrawlSettingKey = (typeof NEW_CRAWL_SETTINGS)[number];

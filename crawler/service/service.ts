@@ -11,28 +11,30 @@ import type { RefreshRun } from '../engine/engine.ts';
 import { startRefresh } from '../engine/refresh-run.ts';
 import { collectionHosts } from '../library/host-rows.ts';
 import { setLabel } from '../library/labels.ts';
+import { documentFactsOf, documentFile, documentReading } from '../library/document-rows.ts';
 import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
 import { pageHistory } from '../library/page-versions.ts';
 import { versionDiff } from '../library/version-diff.ts';
 import { collectionSummary } from '../library/stats.ts';
 import { requireStrategy, strategyNames } from '../ordering/registry.ts';
 import { parseHotPredicate } from '../relevance/hot.ts';
-import { DEFAULT_SETTINGS, FORAGER_VERSION, withHostRenderMode, type CrawlSettings } from '../protocol/settings.ts';
+import { DEFAULT_SETTINGS, FORAGER_VERSION, NEW_CRAWL_SETTINGS, withHostRenderMode, type CrawlSettings } from '../protocol/settings.ts';
 import { canonicalSeeds, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import { WriterLock } from '../store/writer-lock.ts';
 import type {
-  ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
+  ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, DocumentContent, DocumentType, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
   LabInput, LabReport, HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, PageVersions, PageVersionsInput,
   RefreshInput, SearchInput, SearchResult, ServiceEvent, ServiceInfo, VersionDiff, VersionDiffInput,
 } from '../protocol/api.ts';
-import { MARK_END, MARK_START } from '../protocol/api.ts';
+import { MARK_END, MARK_START, MAX_SHOWN_DOCUMENT_BYTES } from '../protocol/api.ts';
 import { ClusterWatch, type ClusterTarget } from './cluster-watch.ts';
 import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
 import { viewPath } from '../protocol/wire.ts';
-import { versionViewPath } from '../viewer/viewer-url.ts';
+import { inflateStoredBody } from '../viewer/page-source.ts';
+import { documentFilePath, versionViewPath } from '../viewer/viewer-url.ts';
 
 /** Who writes, as another writer of the collection is told. */
 const APP_WRITER = 'the Forager app (forager serve or the desktop app)';
@@ -40,9 +42,9 @@ const APP_WRITER = 'the Forager app (forager serve or the desktop app)';
 /** Hosts the dashboard lists for refreshing. */
 const MAX_LISTED_HOSTS = 50;
 
-/** Whether a stored page can be shown in the viewer: an HTML body was kept. */
-function viewable(hasBody: boolean, contentType: string | null): boolean {
-  return hasBody && /html/i.test(contentType ?? '');
+/** Whether a stored page can be shown in the viewer: an HTML body or a plain-text document was kept. */
+function viewable(hasBody: boolean, contentType: string | null, documentType: DocumentType | null = null): boolean {
+  return hasBody && (documentType === 'text' || (documentType === null && /html/i.test(contentType ?? '')));
 }
 
 /** File extensions of the exports; a mirror travels as a zip. */
@@ -247,25 +249,52 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     const db = this.reader(input.collection);
     const row = pageRow(db, input.seq);
     const links = pageLinks(db, input.seq);
+    const facts = documentFactsOf(db, input.seq);
     return {
       ...row,
-      viewPath: viewable(links.hasBody, row.contentType) ? viewPath(input.collection, input.seq) : null,
+      viewPath: viewable(links.hasBody, row.contentType, facts?.type ?? null) ? viewPath(input.collection, input.seq) : null,
       outlinks: links.outlinks,
       inCollectionOutlinks: links.inCollection,
       note: links.note,
       checkedAt: new Date(links.checkedAt).toISOString(),
+      document: facts === null ? null : { type: facts.type, pageCount: facts.pageCount, pagesRead: facts.pagesRead, metadata: facts.metadata },
+      filePath: facts !== null && links.hasBody ? documentFilePath(input.collection, input.seq) : null,
     };
   }
 
+  async readDocument(input: PageRef): Promise<DocumentContent> {
+    const db = this.reader(input.collection);
+    const file = documentFile(db, input.seq);
+    const reading = documentReading(db, input.seq);
+    if (file === undefined || reading === undefined) throw new UsageError(`page ${input.seq} of "${input.collection}" is no stored document`, { ...input });
+    const bytes = file.body !== null && file.bodyBytes <= MAX_SHOWN_DOCUMENT_BYTES ? inflateStoredBody(file.body) : null;
+    return {
+      seq: input.seq,
+      type: file.type,
+      data: bytes === null ? null : bytes.toString('base64'),
+      bytes: file.bodyBytes,
+      text: reading.text,
+      pageStarts: reading.facts.pageStarts,
+    };
+  }
+
+  /** The desktop app's main process answers this call itself; over HTTP there is no system viewer to open. */
+  async openDocument(input: PageRef): Promise<void> {
+    throw new UsageError('only the desktop app opens a document in the system\'s viewer; save the file and open it from there', { ...input });
+  }
+
   async pageVersions(input: PageVersionsInput): Promise<PageVersions> {
-    const history = pageHistory(this.reader(input.collection), input.seq, input.order ?? 'newest-first');
+    const db = this.reader(input.collection);
+    const history = pageHistory(db, input.seq, input.order ?? 'newest-first');
+    // Only the latest version is read as a document.
+    const latestType = documentFactsOf(db, input.seq)?.type ?? null;
     return {
       seq: history.seq,
       url: history.url,
       goneAt: history.goneAt,
       versions: history.versions.map(({ hasBody, ...version }) => {
         const where = version.latest ? viewPath(input.collection, input.seq) : versionViewPath(input.collection, input.seq, version.version);
-        return { ...version, viewPath: viewable(hasBody, version.contentType) ? where : null };
+        return { ...version, viewPath: viewable(hasBody, version.contentType, version.latest ? latestType : null) ? where : null };
       }),
     };
   }
@@ -464,19 +493,19 @@ function isoOrNull(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
+/** The New crawl settings the form gave (NEW_CRAWL_SETTINGS); each one it left out keeps its default. */
+function chosenSettings(input: NewCollectionInput): Partial<CrawlSettings> {
+  return Object.fromEntries(NEW_CRAWL_SETTINGS.flatMap((key) => (input[key] === undefined ? [] : [[key, input[key]]])));
+}
+
 /** Settings for a new collection from the New crawl form; every refusal names the field. */
 export function newSettings(input: NewCollectionInput): CrawlSettings {
   const seeds = canonicalSeeds(input.seeds.map((s) => s.trim()).filter((s) => s !== ''));
   const settings: CrawlSettings = {
     ...DEFAULT_SETTINGS,
+    ...chosenSettings(input),
     query: input.query.trim(),
     seeds: [...new Set(seeds)],
-    maxPages: input.maxPages ?? DEFAULT_SETTINGS.maxPages,
-    delayMs: input.delayMs ?? DEFAULT_SETTINGS.delayMs,
-    scope: input.scope ?? DEFAULT_SETTINGS.scope,
-    strategy: input.strategy ?? DEFAULT_SETTINGS.strategy,
-    concurrency: input.concurrency ?? DEFAULT_SETTINGS.concurrency,
-    maxDepth: input.maxDepth ?? DEFAULT_SETTINGS.maxDepth,
     hotPredicate: input.hotPredicate?.trim() ? input.hotPredicate.trim() : null,
     hotThreshold: input.hotThreshold ?? null,
     allowPrivate: input.allowPrivate ?? false,

@@ -8,12 +8,15 @@ export interface CrawlCounts {
   hot: number;
   /** Stored pages kept with their rendered DOM. */
   rendered: number;
+  /** Stored pages that are documents (PDF, plain text) read as such. */
+  documents: number;
 }
 
-/** Counts the stored pages, the hot ones among them, and those stored with a render. */
+/** Counts the stored pages, the hot ones among them, those stored with a render, and the documents. */
 export function crawlCounts(db: ReadonlyDb): CrawlCounts {
   const pages = db.prepare('SELECT count(*) FROM pages').pluck().get() as number;
   const hot = db.prepare('SELECT count(*) FROM pages WHERE hot = 1').pluck().get() as number;
   const rendered = db.prepare('SELECT count(*) FROM renders').pluck().get() as number;
-  return { pages, hot, rendered };
+  const documents = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+  return { pages, hot, rendered, documents };
 }

@@ -232,6 +232,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (host_id, folder)
   ) WITHOUT ROWID;
   `,
+  /* 9: documents (PDF, plain text): what was read from a page row's body besides its title, text and links */ `
+  CREATE TABLE documents (
+    page_seq    INTEGER PRIMARY KEY,   -- the pages row whose body and text the document is (its latest version)
+    type        TEXT NOT NULL,         -- 'pdf' or 'text'
+    page_count  INTEGER NOT NULL,      -- pages the document has
+    pages_read  INTEGER NOT NULL,      -- pages whose text was read (the page and time caps may stop short)
+    page_starts TEXT NOT NULL,         -- JSON array: where each page read starts in pages.text (UTF-16 offsets)
+    metadata    TEXT NOT NULL          -- JSON object of the document's own metadata (title, author, created…)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,6 +5,12 @@ import type { Db, ReadonlyDb } from './database.ts';
 
 const KEY = 'crawl';
 
+/**
+ * What a collection saved before a setting existed did, where that differs from the new
+ * default: such a crawl read no documents, and its resume and its lab replay go on so.
+ */
+const BEFORE_SETTING_EXISTED: Partial<CrawlSettings> = { documents: 'none' };
+
 /** Reads the crawl settings stored in a collection, filling in defaults added since it was written. */
 export function loadSettings(db: ReadonlyDb): CrawlSettings | undefined {
   const raw = db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(KEY) as string | undefined;
@@ -16,7 +22,7 @@ export function loadSettings(db: ReadonlyDb): CrawlSettings | undefined {
     throw new CollectionError('the stored crawl settings are corrupt', { key: KEY }, { cause: err });
   }
   if (typeof parsed !== 'object' || parsed === null) throw new CollectionError('the stored crawl settings are corrupt', { key: KEY });
-  return validateSettings({ ...DEFAULT_SETTINGS, ...(parsed as Partial<CrawlSettings>) } as CrawlSettings);
+  return validateSettings({ ...DEFAULT_SETTINGS, ...BEFORE_SETTING_EXISTED, ...(parsed as Partial<CrawlSettings>) } as CrawlSettings);
 }
 
 export function saveSettings(db: Db, settings: CrawlSettings): void {

@@ -7,9 +7,12 @@
 import { gunzipSync } from 'node:zlib';
 import { decodeHtml } from '../parse/charset.ts';
 import { isParseableHtml, parseContentType } from '../parse/content-type.ts';
+import { documentFile } from '../library/document-rows.ts';
 import { PageLookup, type StoredPageRow } from '../library/page-lookup.ts';
+import type { DocumentType } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { RenderRows } from '../library/render-rows.ts';
+import { documentContentType, documentFileName } from './document-file.ts';
 import type { StoredRequisite } from './sanitize-html.ts';
 
 export interface StoredPage {
@@ -19,6 +22,10 @@ export interface StoredPage {
   contentType: string | null;
   /** The decoded HTML; null when the page is not HTML or has no body. */
   html: string | null;
+  /** A plain-text document's decoded text, shown as text; null for anything else. */
+  plainText: string | null;
+  /** The document type the page was read as; null for a web page and for an earlier version. */
+  documentType: DocumentType | null;
   /** Bytes of the body as received (0 when none was stored). */
   bodyBytes: number;
   /** Where a 3xx pointed, when the page is a redirect. */
@@ -29,12 +36,22 @@ export interface StoredPageSource {
   /** The page's latest version, or version `version` of it. Throws what `openDb` throws for an unknown collection (e.g. CollectionError). */
   page(collection: string, seq: number, version?: number): StoredPage | undefined;
   /**
-   * The page to show for a canonical URL: its stored 2xx HTML page, found through at most
-   * MAX_REDIRECT_HOPS stored redirects; undefined when there is none.
+   * The page to show for a canonical URL: its stored 2xx HTML page or document, found through
+   * at most MAX_REDIRECT_HOPS stored redirects; undefined when there is none.
    */
   seqOfUrl(collection: string, canonicalUrl: string): number | undefined;
   /** A stylesheet or image the collection stored as a page requisite (or for a render), by absolute URL. */
   requisite(collection: string, url: string): StoredRequisite | undefined;
+  /** The bytes as received of the document stored as page `seq`; undefined when it is no document or kept no body. */
+  file(collection: string, seq: number): StoredFile | undefined;
+}
+
+/** A stored document as a file to hand out. */
+export interface StoredFile {
+  bytes: Buffer;
+  /** The type to send it with (document-file.ts): never one a browser shows as a page. */
+  contentType: string;
+  fileName: string;
 }
 
 export const MAX_REDIRECT_HOPS = 5;
@@ -49,19 +66,33 @@ export function isHtmlPage(contentType: string | null, hasBody: boolean, note: s
 }
 
 function decodeBody(row: StoredPageRow): string | null {
-  if (row.body === null || !isHtmlPage(row.contentType, true, row.note)) return null;
+  // A document is never read as HTML, whatever type its server gave it.
+  if (row.body === null || row.documentType !== null || !isHtmlPage(row.contentType, true, row.note)) return null;
   return decodeStoredBody(row.body, row.charset, row.contentType);
+}
+
+function decodeText(row: StoredPageRow): string | null {
+  if (row.body === null || row.documentType !== 'text') return null;
+  return decodeStoredBody(row.body, row.charset, row.contentType);
+}
+
+/**
+ * A stored body (gzip of the bytes as received) as the bytes received; null when it cannot be
+ * read back. `bodyBytes`, the size stored with it, lets a document larger than the usual
+ * bound through: a body never inflates past its own size.
+ */
+export function inflateStoredBody(body: Buffer, bodyBytes = 0): Buffer | null {
+  try {
+    return gunzipSync(body, { maxOutputLength: Math.max(MAX_INFLATED_BYTES, bodyBytes) });
+  } catch {
+    return null;
+  }
 }
 
 /** A stored body (gzip of the bytes as received) as text, decoded with its charset; null when it cannot be read back. */
 export function decodeStoredBody(body: Buffer, charset: string | null, contentType: string | null): string | null {
-  let bytes: Buffer;
-  try {
-    bytes = gunzipSync(body, { maxOutputLength: MAX_INFLATED_BYTES });
-  } catch {
-    return null;
-  }
-  return decodeHtml(bytes, charset ?? parseContentType(contentType ?? undefined).charset).text;
+  const bytes = inflateStoredBody(body);
+  return bytes === null ? null : decodeHtml(bytes, charset ?? parseContentType(contentType ?? undefined).charset).text;
 }
 
 export function createCollectionPageSource(openDb: (collection: string) => ReadonlyDb): StoredPageSource {
@@ -86,6 +117,8 @@ export function createCollectionPageSource(openDb: (collection: string) => Reado
         status: row.status,
         contentType: row.contentType,
         html: decodeBody(row),
+        plainText: decodeText(row),
+        documentType: row.documentType,
         bodyBytes: row.bodyBytes,
         redirectTo: row.redirectTo,
       };
@@ -101,6 +134,14 @@ export function createCollectionPageSource(openDb: (collection: string) => Reado
       return rows.shownResource(url);
     },
 
+    file(collection, seq) {
+      const row = documentFile(openDb(collection), seq);
+      if (row === undefined || row.body === null) return undefined;
+      const bytes = inflateStoredBody(row.body, row.bodyBytes);
+      if (bytes === null) return undefined;
+      return { bytes, contentType: documentContentType(row.contentType, row.type, row.charset), fileName: documentFileName(row.url, row.type) };
+    },
+
     seqOfUrl(collection, canonicalUrl) {
       const lookup = lookupFor(collection);
       let id = lookup.urlId(canonicalUrl);
@@ -108,7 +149,8 @@ export function createCollectionPageSource(openDb: (collection: string) => Reado
         const page = lookup.pageOfUrl(id);
         if (page === undefined) return undefined;
         if (page.status >= 200 && page.status < 300) {
-          return isHtmlPage(page.contentType, page.hasBody, page.note) ? page.seq : undefined;
+          const shown = isHtmlPage(page.contentType, page.hasBody, page.note) || (page.hasBody && page.documentType !== null);
+          return shown ? page.seq : undefined;
         }
         id = page.status >= 300 && page.status < 400 && page.redirectTo !== null ? page.redirectTo : undefined;
       }

@@ -2,14 +2,16 @@
  * The viewer's one entry point for both transports: a web-standard Request and what it
  * asks for in, a Response out. A stored HTML page comes back sanitised, its links sent to
  * other stored pages or to the external-link page, its stored images and stylesheets
- * inlined; anything else gets a small notice page. Every response carries the stored-page policy (stored-page-csp.ts).
+ * inlined; a plain-text document comes back as escaped text; anything else gets a small
+ * notice page. Every such response carries the stored-page policy (stored-page-csp.ts). A
+ * document's file is its bytes as received, always as an attachment (documentFileHeaders).
  */
 import { CollectionError, UsageError } from '../errors.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
-import { externalLinkPage, messagePage, nonHtmlPage, type NonHtmlFacts } from './notice-pages.ts';
+import { externalLinkPage, messagePage, nonHtmlPage, pdfNoticePage, plainTextPage, type NonHtmlFacts } from './notice-pages.ts';
 import { MAX_STORED_URL_LENGTH, type StoredPage, type StoredPageSource } from './page-source.ts';
 import { sanitizeStoredHtml, type LinkTarget } from './sanitize-html.ts';
-import { storedPageHeaders, type StoredPagePolicyOptions } from './stored-page-csp.ts';
+import { documentFileHeaders, storedPageHeaders, type StoredPagePolicyOptions } from './stored-page-csp.ts';
 import type { ViewerRoutes, ViewerTarget } from './viewer-url.ts';
 
 export { parseViewerUrl, versionViewPath, viewerRoutes, type ViewerRoutes, type ViewerTarget, type ViewerTransport } from './viewer-url.ts';
@@ -48,9 +50,17 @@ export function createStoredPageHandler(
       const what = version === undefined ? `page ${seq}` : `version ${version} of page ${seq}`;
       return respond(request, 404, messagePage('Page not found', `The collection "${collection}" has no ${what}.`));
     }
+    if (page.plainText !== null) return respond(request, 200, plainTextPage(page.url, page.plainText));
+    if (page.documentType === 'pdf') return respond(request, 200, pdfNoticePage(page.url, page.bodyBytes));
     const linkFor = linkMapper(collection);
     if (page.html === null) return respond(request, 200, nonHtmlPage(nonHtmlFacts(page, linkFor)));
     return respond(request, 200, sanitizeStoredHtml(page.html, { pageUrl: page.url, linkFor, requisite: (url) => source.requisite(collection, url) }));
+  };
+
+  const sendFile = (request: Request, collection: string, seq: number): Response => {
+    const file = source.file(collection, seq);
+    if (file === undefined) return respond(request, 404, messagePage('No document here', `Page ${seq} of the collection "${collection}" is no stored document.`));
+    return new Response(request.method === 'HEAD' ? null : new Uint8Array(file.bytes), { status: 200, headers: documentFileHeaders(file.contentType, file.fileName) });
   };
 
   const showExternal = (request: Request, raw: string): Response => {
@@ -66,7 +76,14 @@ export function createStoredPageHandler(
       return respond(request, 405, messagePage('Method not allowed', 'Stored pages are only read.'), { allow: 'GET, HEAD' });
     }
     try {
-      return target.kind === 'external' ? showExternal(request, target.url) : showPage(request, target.collection, target.seq, target.version);
+      switch (target.kind) {
+        case 'external':
+          return showExternal(request, target.url);
+        case 'file':
+          return sendFile(request, target.collection, target.seq);
+        case 'page':
+          return showPage(request, target.collection, target.seq, target.version);
+      }
     } catch (err) {
       if (err instanceof CollectionError || err instanceof UsageError) return respond(request, 404, messagePage('Collection not found', err.message));
       // A local app: the reader is the user, and the cause (a locked or damaged file) helps them.

@@ -5,14 +5,24 @@
  * forager-page is a non-standard scheme, so the URL parser keeps its host (the encoded
  * collection) opaque and as written; a page's path is always /<seq>, so a collection
  * named "external" does not collide with the external-link page. An earlier version of a
- * page is its viewPath with `?version=<n>` (versionViewPath).
+ * page is its viewPath with `?version=<n>` (versionViewPath); a document's bytes as received,
+ * as a download, are its viewPath and `/file` (documentFilePath).
  */
 import { STORED_PAGE_SCHEME, STORED_PREFIX, parseViewPath, viewPath } from '../protocol/wire.ts';
 
-/** A stored page (an earlier version of it when `version` is given), or the page about an external link. */
-export type ViewerTarget = { kind: 'page'; collection: string; seq: number; version?: number } | { kind: 'external'; url: string };
+/** A stored page (an earlier version of it when `version` is given), a stored document's file, or the page about an external link. */
+export type ViewerTarget =
+  | { kind: 'page'; collection: string; seq: number; version?: number }
+  | { kind: 'file'; collection: string; seq: number }
+  | { kind: 'external'; url: string };
 
 const VERSION_PARAM = 'version';
+const FILE_SUFFIX = '/file';
+
+/** Where a stored document's bytes are downloaded, under either transport. */
+export function documentFilePath(collection: string, seq: number): string {
+  return `${viewPath(collection, seq)}${FILE_SUFFIX}`;
+}
 
 /** Where version `version` of a page is shown, under either transport: its viewPath with the version asked for. */
 export function versionViewPath(collection: string, seq: number, version: number): string {
@@ -46,6 +56,10 @@ export function parseViewerUrl(url: URL, base: ViewerTransport): ViewerTarget | 
   if (external) {
     const target = url.searchParams.get('url');
     return target === null ? undefined : { kind: 'external', url: target };
+  }
+  if (path.endsWith(FILE_SUFFIX)) {
+    const document = parseViewPath(path.slice(0, -FILE_SUFFIX.length));
+    return document === undefined || url.search !== '' ? undefined : { kind: 'file', collection: document.collection, seq: document.seq };
   }
   const page = parseViewPath(path);
   if (page === undefined) return undefined;

@@ -9,7 +9,9 @@ import type { BrowserWindow, IpcMainInvokeEvent, WebFrameMain } from 'electron';
 import { ForagerError } from '../../crawler/errors.ts';
 import type { ApiReply } from '../../crawler/protocol/wire.ts';
 import { APP_ORIGIN } from '../shared/app-origin.ts';
+import type { PageRef } from '../../crawler/protocol/api.ts';
 import type { CrawlerSupervisor } from './crawler-supervisor.ts';
+import { openDocument } from './document-opener.ts';
 import { checkExportId, checkIpcCall } from './ipc-guard.ts';
 import type { IpcSender } from './ipc-guard.ts';
 
@@ -37,6 +39,8 @@ export function registerIpcHandlers(window: () => BrowserWindow | undefined, cra
   ipcMain.handle(CALL_CHANNEL, async (event, method: unknown, input: unknown): Promise<ApiReply> => {
     const checked = checkIpcCall(senderOf(event, window), APP_ORIGIN, method, input);
     if (!checked.ok) return checked.reply;
+    // The system's viewer is main's to open: the crawler process only hands over the file.
+    if (checked.method === 'openDocument') return openDocument(crawler.client(), checked.input as PageRef);
     return crawler.client().call(checked.method, checked.input);
   });
 

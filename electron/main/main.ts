@@ -10,6 +10,7 @@ import { serveAppFile } from './app-files.ts';
 import { APP_ENTRY_URL, APP_SCHEME } from '../shared/app-origin.ts';
 import { storedPageResponse, toWireRequest } from '../shared/crawler-protocol.ts';
 import { CrawlerSupervisor } from './crawler-supervisor.ts';
+import { removeDocumentCopies } from './document-opener.ts';
 import { EVENT_CHANNEL, registerIpcHandlers } from './ipc-handlers.ts';
 import { guardSession } from './session-guards.ts';
 import { guardWebContents } from './web-contents-guards.ts';
@@ -86,7 +87,7 @@ if (!app.requestSingleInstanceLock()) {
   app.on('before-quit', (event) => {
     if (crawlerStopped) return;
     event.preventDefault();
-    void crawler.stop().finally(() => {
+    void Promise.all([crawler.stop(), removeDocumentCopies()]).finally(() => {
       crawlerStopped = true;
       app.quit();
     });

@@ -28,6 +28,8 @@ const NGINX: Need = { pkg: 'nginx-light', path: '/usr/sbin/nginx' };
 const GIT_DOC: Need = { pkg: 'git-doc', path: '/usr/share/doc/git/html/index.html' };
 const SQLITE_DOC: Need = { pkg: 'sqlite3-doc', path: '/usr/share/doc/sqlite3/index.html' };
 const REDIS_SERVER: Need = { pkg: 'redis-server', path: '/usr/bin/redis-server' };
+const PDFTOTEXT: Need = { pkg: 'poppler-utils', path: '/usr/bin/pdftotext' };
+const R_DOC_PDF: Need = { pkg: 'r-doc-pdf', path: '/usr/share/R/doc/manual/R-FAQ.pdf' };
 
 interface SmokeEntry {
   /** Arguments after the npm script's own command. */
@@ -51,6 +53,7 @@ const SMOKES: Record<string, SmokeEntry> = {
   'bench:render': { args: ['--smoke'], needs: [HEADLESS_SHELL], peer: 'Crawlee PlaywrightCrawler' },
   'bench:cluster': { args: ['--smoke'], needs: [REDIS_SERVER], peer: 'forager crawl' },
   'bench:refresh': { args: ['--smoke'], needs: [NGINX, SQLITE_DOC], peer: 'forager crawl (fresh)' },
+  'bench:documents': { args: ['--smoke'], needs: [PDFTOTEXT, R_DOC_PDF], peer: 'pdftotext' },
 };
 
 const scripts = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts;

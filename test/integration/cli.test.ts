@@ -762,12 +762,13 @@ describe('pages and search over a refreshed collection', () => {
     const result = await runCli(['pages', '--db', db]);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
-    const line = (path: string): string[] => (lines.find((l) => l.split('\t')[4] === `${site.origin}${path}`) ?? '').split('\t');
-    assert.equal(line('/wal')[2], 'v2');
-    assert.match(line('/wal')[3] ?? '', /^changed \d{4}-\d{2}-\d{2}T/);
-    assert.equal(line('/steady')[2], 'v1');
-    assert.equal(line('/steady')[3], '-');
-    assert.match(line('/doomed')[3] ?? '', /^gone \d{4}-/);
+    const line = (path: string): string[] => (lines.find((l) => l.split('\t')[5] === `${site.origin}${path}`) ?? '').split('\t');
+    assert.equal(line('/wal')[2], 'html');
+    assert.equal(line('/wal')[3], 'v2');
+    assert.match(line('/wal')[4] ?? '', /^changed \d{4}-\d{2}-\d{2}T/);
+    assert.equal(line('/steady')[3], 'v1');
+    assert.equal(line('/steady')[4], '-');
+    assert.match(line('/doomed')[4] ?? '', /^gone \d{4}-/);
   });
 
   it('search --all-versions finds words only an earlier version held, and says which version', async () => {

@@ -410,11 +410,11 @@ describe('export with time: every version and revisit of a page', () => {
     const csv = join(dir.dir, 'pages.csv');
     await exportCollection(readonly, 'csv', {}, csv);
     const rows = readFileSync(csv, 'utf8').split('\r\n').filter((r) => r !== '');
-    assert.equal(rows[0], 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone');
+    assert.equal(rows[0], 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone,type,pageCount');
     assert.equal(rows.length, pages.size + 1);
     for (const row of rows.slice(1)) {
       const page = pages.get(row.slice(0, row.indexOf(','))) as History;
-      const tail = `,${page.version},${page.version > 1 ? iso(page.fetchedAt) : ''},${page.goneAt === null ? '' : iso(page.goneAt)}`;
+      const tail = `,${page.version},${page.version > 1 ? iso(page.fetchedAt) : ''},${page.goneAt === null ? '' : iso(page.goneAt)},html,`;
       assert.ok(row.endsWith(tail), `${row} ends with ${tail}`);
     }
   });

@@ -20,7 +20,8 @@ import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
 
 // The loopback site sends identity bodies; these routes add a gzip-encoded page, a chunked
-// page with a non-ASCII (latin1) header byte, and a type the crawler does not download.
+// page with a non-ASCII (latin1) header byte, and a type the crawler does not download (the
+// crawl reads no documents: export-documents.test.ts exports those).
 const GZIP_HTML = '<!doctype html><html><head><title>Compressed notes on write-ahead logging</title></head><body><p>checkpoint and write-ahead log</p><a href="/db/wal-1">next</a></body></html>';
 const GZIP_BYTES = gzipSync(Buffer.from(GZIP_HTML), { level: 9 });
 const CHUNKS = ['<!doctype html><html><head><title>Chunked checkpoints</title></head><body>', '<p>checkpoint tuning and the write-ahead log</p></body></html>'];
@@ -118,7 +119,7 @@ describe('export: WARC and WACZ', () => {
       topicSite('http://127.0.0.1:9'),
     );
     // Breadth-first fetches every seed before the pages they lead to, so the extras are in the export whatever the focused order makes of them.
-    const run = await crawlOnce(dir.dir, testSettings([url('/'), ...extras()], { query: TOPIC_QUERY, maxPages: 30, allowPrivate: true, strategy: 'bfs' }));
+    const run = await crawlOnce(dir.dir, testSettings([url('/'), ...extras()], { query: TOPIC_QUERY, maxPages: 30, allowPrivate: true, strategy: 'bfs', documents: 'none' }));
     db = run.db;
     setLabel(db, url('/db/wal-0'), 'relevant');
     setLabel(db, url('/extra/chunked'), 'irrelevant');

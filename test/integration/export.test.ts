@@ -70,11 +70,14 @@ describe('export: JSONL and CSV', () => {
     const out = join(dir.dir, 'pages.csv');
     await exportCollection(readonly, 'csv', { hotOnly: true }, out);
     const rows = readFileSync(out, 'utf8').split('\r\n').filter((r) => r !== '');
-    assert.equal(rows[0], 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone');
-    // A title with a comma is quoted (RFC 4180); a page fetched once has one version, no change and is not gone.
-    assert.match(rows[1] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/[^,]*,(?:"(?:[^"]|"")*"|[^,"]*),\d\.\d{4},1,\d+,\d{4}-[^,]*Z,1,,$/);
-    const tricky = csvLine({ seq: 1, urlId: 1, url: 'http://x/', title: '=HYPERLINK("http://evil")', text: null, relevance: null, hot: false, label: null, depth: 0, status: 200, contentType: null, fetchedAt: 0, version: 1, goneAt: null });
-    assert.equal(tricky, `http://x/,"'=HYPERLINK(""http://evil"")",,0,0,1970-01-01T00:00:00.000Z,1,,\r\n`);
+    assert.equal(rows[0], 'url,title,relevance,hot,depth,fetchedAt,versions,lastChangedAt,gone,type,pageCount');
+    // A title with a comma is quoted (RFC 4180); a page fetched once has one version, no change and is not gone; a web page has no page count.
+    assert.match(rows[1] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/[^,]*,(?:"(?:[^"]|"")*"|[^,"]*),\d\.\d{4},1,\d+,\d{4}-[^,]*Z,1,,,html,$/);
+    const tricky = csvLine({
+      seq: 1, urlId: 1, url: 'http://x/', title: '=HYPERLINK("http://evil")', text: null, relevance: null, hot: false, label: null, depth: 0, status: 200,
+      contentType: null, fetchedAt: 0, version: 1, goneAt: null, documentType: null, pageCount: null,
+    });
+    assert.equal(tricky, `http://x/,"'=HYPERLINK(""http://evil"")",,0,0,1970-01-01T00:00:00.000Z,1,,,unknown,\r\n`);
   });
 
   it('leaves no file under the final name when the export fails', async () => {

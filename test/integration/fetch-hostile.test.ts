@@ -329,15 +329,15 @@ describe('fetchPage against a hostile server', () => {
     assert.deepEqual(result.body, PNG_BYTES);
   });
 
-  test('acceptBody false skips a large body quickly', async () => {
+  test('bodyLimits null skips a large body quickly', async () => {
     const seen: [number, string | undefined][] = [];
     const result = await timed(
       () =>
         fetchPage(at(HOSTILE_PATHS.bigImage), {
           ...base,
-          acceptBody: (status, contentType) => {
+          bodyLimits: (status, contentType) => {
             seen.push([status, contentType]);
-            return contentType?.startsWith('text/html') === true;
+            return contentType?.startsWith('text/html') === true ? { maxBodyBytes: 1 << 20, maxDecodedBytes: 1 << 20 } : null;
           },
         }),
       1000,
@@ -350,7 +350,7 @@ describe('fetchPage against a hostile server', () => {
 
   test('a skipped small body is drained and its connection reused', async () => {
     const first = server.requestLog.length;
-    const skipped = await fetchPage(at(HOSTILE_PATHS.smallImage), { ...base, acceptBody: () => false });
+    const skipped = await fetchPage(at(HOSTILE_PATHS.smallImage), { ...base, bodyLimits: () => null });
     assert.equal(skipped.bodySkipped, true);
     assert.equal(skipped.bytesReceived, PNG_BYTES.length);
     await fetchPage(at(HOSTILE_PATHS.ok), base);

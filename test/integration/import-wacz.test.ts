@@ -302,7 +302,8 @@ describe('import of a crawl exported as WACZ (content encodings, chunked, an unp
 
   before(async () => {
     site = await startTestSite(ENCODING_ROUTES);
-    const run = await crawlOnce(tmp.dir, testSettings([`${site.origin}/`], { query: 'write-ahead logging', maxPages: 20, allowPrivate: true }));
+    // No documents read: the PDF is a type recorded from its headers (export-documents.test.ts imports documents).
+    const run = await crawlOnce(tmp.dir, testSettings([`${site.origin}/`], { query: 'write-ahead logging', maxPages: 20, allowPrivate: true, documents: 'none' }));
     setLabel(run.db, `${site.origin}/manual.pdf`, 'relevant');
     run.db.close();
     original = openCollection(run.dbPath, { create: false, readonly: true });
@@ -650,6 +651,19 @@ describe('refused files leave nothing behind', () => {
   test('settings that fail validation', async () => {
     await packWacz(join(tmp.dir, 'bad-settings.wacz'), await handWarc(warcinfo({ ...HAND_SETTINGS, concurrency: 0 }), handPages()));
     await refused('bad-settings', undefined, /the crawl settings in .*bad-settings\.wacz are not usable: concurrency must be a whole number/);
+  });
+
+  test('a page found malformed after pages were stored: refused, and its parse workers stopped so the process can end', async () => {
+    const pages = handPages();
+    (pages[1] as HandPage).metadata = { relevance: 'high' };
+    await packWacz(join(tmp.dir, 'late.wacz'), await handWarc(warcinfo(HAND_SETTINGS), pages));
+    await refused('late', undefined, /the Forager metadata for http:\/\/site\.test\/a is malformed/);
+    // Live worker threads keep a process from ending: a child that imports it must end by itself.
+    const script = `import { importWacz } from ${JSON.stringify(new URL('../../crawler/import/import-wacz.ts', import.meta.url).href)};
+await importWacz(${JSON.stringify(join(tmp.dir, 'late.wacz'))}, ${JSON.stringify(join(tmp.dir, 'late-child.db'))}).catch((err) => console.log(err.message));`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(child.signal, null, 'the process ended by itself');
+    assert.match(child.stdout, /is malformed/);
   });
 
   test('an existing --db is a usage error, and is left as it was', async () => {

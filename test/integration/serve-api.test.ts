@@ -138,6 +138,19 @@ describe('forager serve: the HTTP transport', () => {
     assert.deepEqual(await value('listCollections', {}), [], 'a refused collection leaves no file behind');
   });
 
+  it('keeps every setting the New crawl form sends, those of the advanced settings too', async () => {
+    const created = await value<{ id: string }>('createCollection', {
+      name: 'form settings', query: 'garden tools', seeds: ['http://garden.example/'], start: false,
+      maxDepth: 4, scope: 'domains', render: 'never', spend: 'time', revisitAfter: '7d', allowPrivate: true,
+    });
+    const stored = loadSettings(service.reader(created.id));
+    assert.deepEqual(
+      [stored?.maxDepth, stored?.scope, stored?.render, stored?.spend, stored?.revisitAfter, stored?.allowPrivate],
+      [4, 'domains', 'never', 'time', '7d', true],
+    );
+    await value('deleteCollection', { collection: created.id });
+  });
+
   it('creates a collection, crawls it with live events, and serves its library, labels and exports', async () => {
     const events: ServiceEvent[] = [];
     service.on('event', (e) => events.push(e));

@@ -17,7 +17,7 @@ let leastExternal = Infinity;
 let mostExternal = 0;
 try {
   for (let i = 0; i < 16; i++) {
-    await pool.analyse({ url: `http://a.example/${i}`, status: 200, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(page), agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 24 });
+    await pool.analyse({ url: `http://a.example/${i}`, status: 200, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(page), agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 24, documents: [] });
     const stats = await (workers[0] as Worker).getHeapStatistics();
     leastExternal = Math.min(leastExternal, stats.external_memory);
     mostExternal = Math.max(mostExternal, stats.external_memory);

@@ -1,14 +1,14 @@
 import { collectionStats, harvestSeries, storedRevisitCounts } from '../../library/stats.ts';
-import { listPages } from '../../library/page-list.ts';
+import { listPages, type PageListFilter } from '../../library/page-list.ts';
 import { searchPages } from '../../library/search.ts';
-import type { VersionFilter } from '../../library/version-columns.ts';
+import type { PageTypeFilter } from '../../protocol/api.ts';
 import { UsageError } from '../../errors.ts';
 import { DURATION_LIMITS, readDuration } from '../../protocol/settings.ts';
 import { openCollection, type ReadonlyDb } from '../../store/database.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { writeOut } from '../terminal-text.ts';
 
-export const PAGES_USAGE = 'pages   --db FILE [--changed-since WHEN] [--new-since WHEN] [--gone] [--json]';
+export const PAGES_USAGE = 'pages   --db FILE [--type html|pdf|text|document] [--changed-since WHEN] [--new-since WHEN] [--gone] [--json]';
 export const SEARCH_USAGE = 'search  --db FILE [--all-versions] [--json] [--limit N] WORDS…';
 /** What WHEN may be, for the usage text. */
 export const WHEN_USAGE = `WHEN: an ISO date or time (2026-05-01, 2026-05-01T09:30Z; a date alone is midnight UTC,
@@ -87,22 +87,39 @@ export function statsCommand(argv: string[]): number {
 
 const PAGES_OPTIONS = {
   db: { type: 'string' },
+  type: { type: 'string' },
   json: { type: 'boolean' },
   'changed-since': { type: 'string' },
   'new-since': { type: 'string' },
   gone: { type: 'boolean' },
 } as const;
 
-/** `forager pages`: one line per page (seq, status, versions, last change or gone, URL, title), those the filters keep. */
+const PAGE_TYPES: readonly PageTypeFilter[] = ['html', 'pdf', 'text', 'document'];
+
+function typeOption(value: string | undefined): PageTypeFilter | undefined {
+  if (value === undefined) return undefined;
+  const type = PAGE_TYPES.find((t) => t === value.trim().toLowerCase());
+  if (type === undefined) throw new UsageError(`--type must be one of ${PAGE_TYPES.join(', ')} (document: pdf or text), got "${value}"`, { option: 'type' });
+  return type;
+}
+
+/** A page's type as `pages` shows it: a document's with its page count (pdf:12), else html. */
+function typeColumn(type: string, pageCount: number | null): string {
+  return type === 'pdf' && pageCount !== null ? `pdf:${pageCount}` : type;
+}
+
+/** `forager pages`: one line per page (seq, status, type, versions, last change or gone, URL, title), those the filters keep. */
 export function pagesCommand(argv: string[]): number {
   const { values } = parseCommandArgs('pages', argv, PAGES_OPTIONS);
   const now = Date.now();
   const changedSince = sinceOption('changed-since', values['changed-since'], now);
   const newSince = sinceOption('new-since', values['new-since'], now);
-  const filter: VersionFilter = {
+  const type = typeOption(values.type);
+  const filter: PageListFilter = {
     ...(changedSince === undefined ? {} : { changedSince }),
     ...(newSince === undefined ? {} : { newSince }),
     ...(values.gone === true ? { gone: true } : {}),
+    ...(type === undefined ? {} : { type }),
   };
   withCollection(requireOption('pages', 'db', values.db), (db) => {
     for (const page of listPages(db, filter)) {
@@ -111,7 +128,7 @@ export function pagesCommand(argv: string[]): number {
         continue;
       }
       const change = page.goneAt !== null ? `gone ${page.goneAt}` : page.lastChangedAt !== null ? `changed ${page.lastChangedAt}` : '-';
-      writeOut(`${page.seq}\t${page.status}\tv${page.version}\t${change}\t${page.url}\t${page.title ?? ''}\n`);
+      writeOut(`${page.seq}\t${page.status}\t${typeColumn(page.type, page.pageCount)}\tv${page.version}\t${change}\t${page.url}\t${page.title ?? ''}\n`);
     }
   });
   return 0;
@@ -136,8 +153,10 @@ export function searchCommand(argv: string[]): number {
       continue;
     }
     const earlier = hit.latest ? '' : `   in version ${hit.version}, fetched ${fetchedAt} (the page has changed since)\n`;
-    const snippet = hit.snippet === '' ? '' : `   ${hit.snippet}\n`;
-    writeOut(`${hit.rank}. ${hit.title ?? hit.url}\n   ${hit.url}\n${earlier}${snippet}`);
+    const page = hit.documentPage === null ? '' : `p. ${hit.documentPage}: `;
+    const snippet = hit.snippet === '' ? '' : `   ${page}${hit.snippet}\n`;
+    const kind = hit.documentType === null ? '' : ` (${hit.documentType === 'pdf' ? 'PDF' : 'plain text'})`;
+    writeOut(`${hit.rank}. ${hit.title ?? hit.url}${kind}\n   ${hit.url}\n${earlier}${snippet}`);
   }
   if (!values.json && hits.length === 0) writeOut('no pages match\n');
   return 0;

@@ -1,7 +1,7 @@
 import type { NewPage } from '../../store/page-store.ts';
 import { fetchOrder, type FetchedPage } from './fetch-order.ts';
 import { IdMap } from './id-map.ts';
-import type { MergedCollection, RenderValues } from './merged-collection.ts';
+import type { DocumentValues, MergedCollection, RenderValues } from './merged-collection.ts';
 import type { MergedUrls } from './merge-urls.ts';
 import type { ShardQuery, ShardReader } from './shard-reader.ts';
 
@@ -77,6 +77,7 @@ class ShardPages {
   readonly bytes: ShardQuery<{ body: Buffer | null; payload: Buffer | null }>;
   readonly links: ShardQuery<ShardLink>;
   readonly render: ShardQuery<RenderValues> | undefined;
+  readonly document: ShardQuery<DocumentValues> | undefined;
   readonly requisites: ShardQuery<[string]> | undefined;
   readonly pending: ShardQuery<{ pageUrl: string; requisites: string }> | undefined;
 
@@ -92,6 +93,9 @@ class ShardPages {
     const has = (table: string): boolean => (shard.query<[number]>(`SELECT EXISTS (SELECT 1 FROM ${table})`, true).get() as [number])[0] === 1;
     this.render = has('renders')
       ? shard.query('SELECT dom, rendered_at AS renderedAt, render_ms AS renderMs, timed_out AS timedOut, links_added AS linksAdded, requests FROM renders WHERE page_seq = ?')
+      : undefined;
+    this.document = has('documents')
+      ? shard.query('SELECT type, page_count AS pageCount, pages_read AS pagesRead, page_starts AS pageStarts, metadata FROM documents WHERE page_seq = ?')
       : undefined;
     this.requisites = has('requisites') ? shard.query('SELECT url FROM requisites WHERE page_seq = ?', true) : undefined;
     this.pending = has('requisites_pending') ? shard.query('SELECT page_url AS pageUrl, requisites FROM requisites_pending WHERE page_seq = ?') : undefined;
@@ -208,7 +212,7 @@ function newPage(source: ShardPages, row: ShardPage, urlId: number): NewPage {
   };
 }
 
-/** The rows keyed by the page's seq: its links (to the merged URL ids), render, requisites and pending requisites. */
+/** The rows keyed by the page's seq: its links (to the merged URL ids), render, document facts, requisites and pending requisites. */
 function copyPageRows(source: ShardPages, seq: number, newSeq: number, out: MergedCollection): void {
   const links = source.links.all(seq);
   for (const link of links) {
@@ -219,6 +223,8 @@ function copyPageRows(source: ShardPages, seq: number, newSeq: number, out: Merg
   out.wrote(links.length);
   const render = source.render?.get(seq);
   if (render !== undefined) out.insertRender(newSeq, render);
+  const document = source.document?.get(seq);
+  if (document !== undefined) out.insertDocument(newSeq, document);
   for (const [url] of source.requisites?.all(seq) ?? []) out.insertRequisite(newSeq, url);
   const pending = source.pending?.get(seq);
   if (pending !== undefined) out.insertPendingRequisites(newSeq, pending.pageUrl, pending.requisites);

@@ -56,6 +56,15 @@ export interface RenderValues {
   requests: string;
 }
 
+/** A `documents` row as a shard holds it (JSON columns as text). */
+export interface DocumentValues {
+  type: string;
+  pageCount: number;
+  pagesRead: number;
+  pageStarts: string;
+  metadata: string;
+}
+
 export interface SubresourceValues {
   url: string;
   status: number;
@@ -79,6 +88,7 @@ export class MergedCollection {
   readonly #insertRun;
   readonly #putLabel;
   readonly #insertRender;
+  readonly #insertDocument;
   readonly #insertSubresource;
   readonly #insertRequisite;
   readonly #insertPending;
@@ -104,6 +114,7 @@ export class MergedCollection {
       `INSERT INTO labels (url_id, relevant, labelled_at) VALUES (?, ?, ?)
        ON CONFLICT(url_id) DO UPDATE SET relevant = excluded.relevant, labelled_at = excluded.labelled_at WHERE excluded.labelled_at > labels.labelled_at`,
     );
+    this.#insertDocument = db.prepare('INSERT OR REPLACE INTO documents (page_seq, type, page_count, pages_read, page_starts, metadata) VALUES (?, ?, ?, ?, ?, ?)');
     this.#insertRender = db.prepare('INSERT OR REPLACE INTO renders (page_seq, dom, rendered_at, render_ms, timed_out, links_added, requests) VALUES (?, ?, ?, ?, ?, ?, ?)');
     // A subresource is fetched once per crawl; two shards that both fetched one keep the first shard's.
     this.#insertSubresource = db.prepare('INSERT OR IGNORE INTO subresources (url, status, headers, body, fetched_at) VALUES (?, ?, ?, ?, ?)');
@@ -174,6 +185,11 @@ export class MergedCollection {
 
   insertRender(pageSeq: number, r: RenderValues): void {
     this.#insertRender.run(pageSeq, r.dom, r.renderedAt, r.renderMs, r.timedOut, r.linksAdded, r.requests);
+    this.wrote();
+  }
+
+  insertDocument(pageSeq: number, d: DocumentValues): void {
+    this.#insertDocument.run(pageSeq, d.type, d.pageCount, d.pagesRead, d.pageStarts, d.metadata);
     this.wrote();
   }
 

@@ -1,10 +1,11 @@
 /**
  * The offline mirror of a collection: the selected pages' HTML as files that open in any
- * browser with no network, plus an index.html listing them by relevance. A folder, or a zip
- * when `outPath` ends in .zip; either appears under its name only once complete.
+ * browser with no network, the selected documents as files (a PDF's bytes as a .pdf, plain
+ * text as a .txt), plus an index.html listing them by relevance. A folder, or a zip when
+ * `outPath` ends in .zip; either appears under its name only once complete.
  *
- * Two passes over one read snapshot: the first names every page's file (mirror-plan.ts),
- * so that the second can rewrite links between pages as relative paths while it writes
+ * Two passes over one read snapshot: the first names every page's and document's file
+ * (plan.ts), so that the second can rewrite links to them as relative paths while it writes
  * each page, read and sanitised one at a time when the sink asks for it. The index is
  * written first, in relevance order, from the plan's (seq, relevance) pairs, each row's
  * title, URL and snippet read by seq as it is written: nothing but the plan grows with the
@@ -18,6 +19,7 @@ import { ExportError } from '../export-error.ts';
 import { FolderSink } from './folder.ts';
 import { mirrorIndexHtml, type MirrorIndexRow } from './index-page.ts';
 import { MirrorLinks } from './links.ts';
+import type { MirrorFileKind } from './names.ts';
 import { mirrorPageHtml } from './page.ts';
 import { RenderRows } from '../../library/render-rows.ts';
 import type { StoredRequisite } from '../../viewer/sanitize-html.ts';
@@ -28,7 +30,7 @@ import { ZipSink } from './zip.ts';
 
 export interface MirrorSummary {
   path: string;
-  /** Page files written (the index not counted). */
+  /** Page and document files written (the index not counted). */
   pages: number;
   /** Bytes written: the files' total for a folder, the zip's size for a zip. */
   bytes: number;
@@ -48,7 +50,7 @@ export function isZipPath(outPath: string): boolean {
 function* indexRows(plan: MirrorPlan, source: MirrorSource): Generator<MirrorIndexRow> {
   for (const i of byRelevance(plan)) {
     const facts = source.indexFacts(plan.seqs[i] as number);
-    if (facts !== undefined) yield { ...facts, path: plan.paths[i] as string };
+    if (facts !== undefined) yield { ...facts, path: plan.paths[i] as string, kind: plan.kinds[i] as MirrorFileKind };
   }
 }
 
@@ -57,10 +59,11 @@ function* mirrorFiles(db: ReadonlyDb, filter: ExportFilter, plan: MirrorPlan, so
   const exportedAt = Date.now();
   const query = loadSettings(db)?.query ?? '';
   const total = plan.seqs.length;
+  const documents = plan.kinds.filter((kind) => kind !== 'html').length;
   yield {
     path: 'index.html',
     modified: new Date(exportedAt),
-    content: () => mirrorIndexHtml({ query, pages: total, exportedAt, filter }, indexRows(plan, source)),
+    content: () => mirrorIndexHtml({ query, pages: total - documents, documents, exportedAt, filter }, indexRows(plan, source)),
   };
   const links = new MirrorLinks(db, plan.pathOf);
   const pathFor = (absoluteUrl: string): string | undefined => links.pathFor(absoluteUrl);
@@ -71,19 +74,31 @@ function* mirrorFiles(db: ReadonlyDb, filter: ExportFilter, plan: MirrorPlan, so
   for (let i = 0; i < total; i++) {
     const seq = plan.seqs[i] as number;
     const path = plan.paths[i] as string;
+    const kind = plan.kinds[i] as MirrorFileKind;
     yield {
       path,
       modified: new Date(plan.fetchedAt[i] as number),
       content: () => {
         if (options.signal?.aborted === true) throw new ExportError('the export was cancelled', { filter });
-        const page = source.page(seq);
-        if (page === undefined) throw new ExportError(`page ${seq} left the collection during the export`, { seq });
-        const html = Buffer.from(mirrorPageHtml(page, path, pathFor, requisite));
+        const file = kind === 'html' ? pageFile(source, seq, path, pathFor, requisite) : source.documentBytes(seq);
         options.onProgress?.(++done, total);
-        return html;
+        return file;
       },
     };
   }
+}
+
+/** A page's mirror file: its stored HTML, sanitised, with its links sent into the mirror. */
+function pageFile(
+  source: MirrorSource,
+  seq: number,
+  path: string,
+  pathFor: (absoluteUrl: string) => string | undefined,
+  requisite: (absoluteUrl: string) => StoredRequisite | undefined,
+): Buffer {
+  const page = source.page(seq);
+  if (page === undefined) throw new ExportError(`page ${seq} left the collection during the export`, { seq });
+  return Buffer.from(mirrorPageHtml(page, path, pathFor, requisite));
 }
 
 /**
@@ -98,7 +113,7 @@ export async function exportMirror(db: ReadonlyDb, filter: ExportFilter, outPath
     try {
       const source = new MirrorSource(db);
       const plan = planMirror(db, filter, source);
-      if (plan.seqs.length === 0) throw new ExportError('none of the selected pages has an HTML body, so there is nothing to mirror', { filter });
+      if (plan.seqs.length === 0) throw new ExportError('none of the selected pages has an HTML body or is a stored document, so there is nothing to mirror', { filter });
       await sink.write(mirrorFiles(db, filter, plan, source, options));
       return { path: outPath, pages: plan.seqs.length, bytes: await sink.commit() };
     } catch (err) {

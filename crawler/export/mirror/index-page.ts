@@ -1,11 +1,12 @@
 /**
  * The mirror's index.html: the collection's query as the heading, when and how the mirror
- * was made, and one entry per page (title linking to its file, URL, relevance, hot badge,
- * snippet) in the order given. Written as a stream of chunks: the rows come from a
- * generator, so a large mirror's index is never held in memory whole.
+ * was made, and one entry per page or document (title linking to its file, URL, a
+ * document's type and pages, relevance, hot badge, snippet) in the order given. Written as a
+ * stream of chunks: the rows come from a generator, so a large mirror's index is never held
+ * in memory whole.
  */
 import { escapeAttribute, escapeText } from '../../viewer/html-escape.ts';
-import { relativeHref } from './names.ts';
+import { relativeHref, type MirrorFileKind } from './names.ts';
 import { formatUtc, MIRROR_HEAD_META } from './page.ts';
 import type { ExportFilter } from '../../protocol/api.ts';
 
@@ -18,11 +19,16 @@ export interface MirrorIndexRow {
   hot: boolean;
   /** The start of the page's stored text. */
   text: string | null;
+  kind: MirrorFileKind;
+  /** A document's pages, when it was read. */
+  pageCount: number | null;
 }
 
 export interface MirrorIndexHead {
   query: string;
+  /** Web pages in the mirror, and documents beside them. */
   pages: number;
+  documents: number;
   exportedAt: number;
   filter: ExportFilter;
 }
@@ -64,6 +70,19 @@ li { background: #fff; border: 1px solid #e2e4e8; border-radius: 6px; padding: .
 .snippet { margin: .3rem 0 0; color: #333; }
 `;
 
+const KIND_NAMES: Record<Exclude<MirrorFileKind, 'html'>, string> = { pdf: 'PDF', text: 'Plain text' };
+
+function counted(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "PDF, 12 pages · " for a document; nothing for a web page. */
+function documentFacts(entry: MirrorIndexRow): string {
+  if (entry.kind === 'html') return '';
+  const pages = entry.pageCount === null ? '' : `, ${counted(entry.pageCount, 'page', 'pages')}`;
+  return `<span class="kind">${KIND_NAMES[entry.kind]}${pages}</span> · `;
+}
+
 function row(entry: MirrorIndexRow): string {
   const title = entry.title !== null && entry.title.trim() !== '' ? entry.title.trim() : entry.url;
   const relevance = entry.relevance === null ? 'not judged' : entry.relevance.toFixed(3);
@@ -71,7 +90,7 @@ function row(entry: MirrorIndexRow): string {
   const text = snippet(entry.text);
   return `<li><a class="title" href="${escapeAttribute(relativeHref('index.html', entry.path))}">${escapeText(title)}</a>${hot}\n` +
     `<div class="url">${escapeText(entry.url)}</div>\n` +
-    `<div class="facts">relevance <span class="relevance">${relevance}</span></div>\n` +
+    `<div class="facts">${documentFacts(entry)}relevance <span class="relevance">${relevance}</span></div>\n` +
     (text === '' ? '' : `<p class="snippet">${escapeText(text)}</p>\n`) +
     '</li>\n';
 }
@@ -82,7 +101,7 @@ export function* mirrorIndexHtml(head: MirrorIndexHead, rows: Iterable<MirrorInd
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
     `<title>${escapeText(heading)} · Forager mirror</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<main>\n` +
     `<h1>${escapeText(heading)}</h1>\n` +
-    `<p class="about">${head.pages} ${head.pages === 1 ? 'page' : 'pages'} saved by Forager on ${formatUtc(head.exportedAt)}, ` +
+    `<p class="about">${counted(head.pages, 'page', 'pages')}${head.documents === 0 ? '' : ` and ${counted(head.documents, 'document', 'documents')}`} saved by Forager on ${formatUtc(head.exportedAt)}, ` +
     `by relevance. Selection: ${escapeText(describeFilter(head.filter))}.</p>\n<ol class="pages">\n`;
   let chunk = '';
   let count = 0;

@@ -63,7 +63,7 @@ function parseHeaders(json: string, what: string, context: Record<string, unknow
 
 export interface ArchivePayload {
   bytes: Buffer;
-  /** The body was not downloaded (the crawler records non-HTML types from their headers). */
+  /** The body was not downloaded (the crawler records the types it does not read from their headers). */
   truncated: boolean;
 }
 
@@ -81,7 +81,9 @@ export function payloadAsReceived(row: ArchiveRow, seq: number, version?: number
 
 /**
  * A 2xx response without a stored body either had an empty body or was not downloaded;
- * the crawler skips exactly the bodies it would not parse, and notes those as `not-html:`.
+ * the crawler skips exactly the bodies it would not read, and notes those as `not-html:`.
+ * A document (read, or noted `document:<reason>` when reading it failed) was downloaded:
+ * its bytes are in `body`, so its record carries them.
  */
 function bodyWasSkipped(row: ArchiveRow): boolean {
   return row.note?.startsWith('not-html:') === true;

@@ -11,6 +11,7 @@ import { parse as parsePath } from 'node:path';
 import { DEFAULT_USER_AGENT, FORAGER_VERSION } from '../../protocol/settings.ts';
 import { PageFacts } from '../../library/page-facts.ts';
 import { selectedPages, type ExportPage } from '../../library/export-selection.ts';
+import type { DocumentFacts } from '../../parse/documents/document-facts.ts';
 import type { ExportFilter } from '../../protocol/api.ts';
 import type { ReadonlyDb } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
@@ -223,7 +224,8 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
       await options.onCapture?.({ url: page.url, capturedAt: row.startedAt, mime: mimeOf(contentType), status, payloadDigest, ...written });
       return;
     }
-    await write(await gzipMember(metadataRecord({ ...base, id: newRecordId() }, pageMetadata(page, facts.outlinks(page.seq), context), id)));
+    const document = page.documentType === null ? null : facts.document(page.seq);
+    await write(await gzipMember(metadataRecord({ ...base, id: newRecordId() }, pageMetadata(page, facts.outlinks(page.seq), document, context), id)));
     await options.onResponse?.({ page, recordId: id, capturedAt: row.startedAt, payloadDigest, ...written });
   };
 
@@ -299,8 +301,8 @@ function subresourceHead(status: number, headers: Record<string, string>, length
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }
 
-/** The metadata record's JSON: Forager's verdicts on the page's latest version. */
-function pageMetadata(page: ExportPage, outlinks: ReturnType<PageFacts['outlinks']>, context: PageContext): Buffer {
+/** The metadata record's JSON: Forager's verdicts on the page's latest version, and what was read from it as a document. */
+function pageMetadata(page: ExportPage, outlinks: ReturnType<PageFacts['outlinks']>, document: DocumentFacts | null, context: PageContext): Buffer {
   const metadata = {
     forager: 1,
     query: context.query,
@@ -311,6 +313,7 @@ function pageMetadata(page: ExportPage, outlinks: ReturnType<PageFacts['outlinks
     title: page.title,
     fetchedAt: new Date(page.fetchedAt).toISOString(),
     outlinks,
+    document,
   };
   return Buffer.from(JSON.stringify(metadata));
 }

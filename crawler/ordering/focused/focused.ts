@@ -18,6 +18,7 @@ import { TemplateStats } from './template-stats.ts';
 import { SiteYields } from './site-yields.ts';
 import { smoothedYield } from './yields.ts';
 import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
+import type { DocumentType } from '../../parse/documents/document-facts.ts';
 
 /*
  * The focused strategy: one link model learned online (online-model.ts) over the evidence
@@ -104,6 +105,8 @@ export function createFocusedStrategy(context: OrderingContext, options: Focused
 class FocusedStrategy implements OrderingStrategy {
   readonly name = 'focused';
   readonly #matcher: QueryMatcher;
+  /** The document types the crawl reads: links to them are not downloads. */
+  readonly #documents: readonly DocumentType[];
   readonly #expansion: ExpansionTerms;
   readonly #model = new OnlineLogistic(PRIOR_WEIGHTS);
   /**
@@ -139,6 +142,7 @@ class FocusedStrategy implements OrderingStrategy {
 
   constructor(context: OrderingContext, options: FocusedOptions) {
     this.#matcher = new QueryMatcher(context.query);
+    this.#documents = context.documents ?? [];
     this.#expansion = new ExpansionTerms(this.#matcher.queryTerms);
     this.#heldAtZero = heldFeatures(options.without ?? []);
     const window = options.window ?? 20_000;
@@ -298,7 +302,7 @@ class FocusedStrategy implements OrderingStrategy {
       urls.setTokens(id, urlWordTokens(url));
       this.#templates.add(id, url);
       this.#sites.add(id, url);
-      if (looksLikeDownload(url)) flags |= DOWNLOAD;
+      if (looksLikeDownload(url, this.#documents)) flags |= DOWNLOAD;
       if (hubUrl(url)) flags |= HUB;
     }
     urls.flags[id] = flags;

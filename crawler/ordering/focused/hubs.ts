@@ -1,4 +1,5 @@
 import { identifierWords } from './query-matcher.ts';
+import type { DocumentType } from '../../parse/documents/document-facts.ts';
 
 /*
  * Hubs: pages that list many others with their titles, such as tables of contents,
@@ -45,8 +46,14 @@ export function looksLikeHub(url: string, anchor: string): boolean {
 
 const NOT_HTML = /\.(pdf|ps|gz|tgz|bz2|xz|zip|7z|tar|epub|mobi|txt|csv|json|xml|png|jpe?g|gif|svg|webp|ico|mp3|mp4|webm|ogg|wav|avi|mov|exe|dmg|deb|rpm|msi|iso|woff2?|ttf|css|js)$/i;
 
-/** True when the URL's extension says it is not a web page (a PDF, an archive, an image…). */
-export function looksLikeDownload(url: string): boolean {
+/** The extensions of the document types a crawl can read: such a link is a candidate like a page's when its type is read. */
+const DOCUMENT_EXTENSION: Readonly<Record<DocumentType, RegExp>> = { pdf: /\.pdf$/i, text: /\.txt$/i };
+
+/**
+ * True when the URL's extension says it is not a web page (a PDF, an archive, an image…) nor
+ * a document of a type the crawl reads (`documents`).
+ */
+export function looksLikeDownload(url: string, documents: readonly DocumentType[] = []): boolean {
   const path = URL.parse(url)?.pathname ?? '';
-  return NOT_HTML.test(path);
+  return NOT_HTML.test(path) && !documents.some((type) => DOCUMENT_EXTENSION[type].test(path));
 }

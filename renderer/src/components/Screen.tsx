@@ -33,7 +33,7 @@ function RouteScreen({ route }: { route: Route }) {
     case 'dashboard':
       return <DashboardScreen key={route.collection} collection={route.collection} />;
     case 'library':
-      return <LibraryScreen key={route.collection} collection={route.collection} openSeq={route.seq ?? null} openVersion={route.version ?? null} />;
+      return <LibraryScreen key={route.collection} collection={route.collection} openSeq={route.seq ?? null} openVersion={route.version ?? null} openDocumentPage={route.documentPage ?? null} />;
     case 'lab':
       return <LabScreen key={route.collection} collection={route.collection} />;
     case 'export':

@@ -50,11 +50,25 @@ export interface NewCrawlFields {
   spend: SpendMode;
   /** How long after its last check a stored page is revisited by a crawl that keeps going; '' never. */
   revisitAfter: string;
+  /** The documents read besides web pages (the `documents` setting: pdf,text, pdf, text or none). */
+  documents: string;
+  /** The largest document downloaded, in MiB as typed. */
+  maxDocumentMiB: string;
 }
 
 export type NewCrawlField = keyof NewCrawlFields;
 
 const numberText = (value: number | null): string => (value === null ? '' : String(value));
+
+const MIB = 1024 * 1024;
+
+/** The largest document, typed in MiB: the settings schema's byte limits in whole MiB. */
+export const DOCUMENT_MIB_RULE: NumberRule = {
+  what: 'The largest document',
+  min: Math.ceil(numberRange('maxDocumentBytes').min / MIB),
+  max: Math.floor(numberRange('maxDocumentBytes').max / MIB),
+  integer: true,
+};
 
 /** The form as it opens: the settings' defaults (a blank hot rule means the default rule). */
 export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
@@ -73,7 +87,17 @@ export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   render: DEFAULT_SETTINGS.render,
   spend: DEFAULT_SETTINGS.spend,
   revisitAfter: DEFAULT_SETTINGS.revisitAfter,
+  documents: DEFAULT_SETTINGS.documents,
+  maxDocumentMiB: numberText(DEFAULT_SETTINGS.maxDocumentBytes / MIB),
 };
+
+/** The New crawl form's choices of documents to read (the CLI's --documents takes the same values). */
+export const DOCUMENT_CHOICES: readonly { value: string; label: string }[] = [
+  { value: 'pdf,text', label: 'PDF and plain text' },
+  { value: 'pdf', label: 'PDF only' },
+  { value: 'text', label: 'Plain text only' },
+  { value: 'none', label: 'None: web pages only' },
+];
 
 /** The New crawl form's choices of revisit interval (the CLI's --revisit-after takes any duration). */
 export const REVISIT_CHOICES: readonly { value: string; label: string }[] = [
@@ -123,6 +147,9 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     if (errors[key] === undefined && numbers[key] === undefined) errors[key] = `${NUMBER_RULES[key].what} cannot be empty.`;
   }
 
+  const documentMiB = parseNumberField(fields.maxDocumentMiB, DOCUMENT_MIB_RULE);
+  if (!documentMiB.ok) errors.maxDocumentMiB = documentMiB.error;
+
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const hotPredicate = fields.hotPredicate.trim();
   const input: NewCollectionInput = {
@@ -140,6 +167,8 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     render: fields.render,
     spend: fields.spend,
     revisitAfter: fields.revisitAfter,
+    documents: fields.documents,
+    ...(documentMiB.ok && documentMiB.value !== undefined ? { maxDocumentBytes: documentMiB.value * MIB } : {}),
     start: true,
   };
   if (name !== '') input.name = name;

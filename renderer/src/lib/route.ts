@@ -1,8 +1,8 @@
 /*
  * Hash routes, so the same build works from `forager serve` and from Electron's file-like
  * origin without a router: #/collections, #/new, #/cluster, #/c/<id>/dashboard,
- * #/c/<id>/library[/<seq>[/v<version>]], #/c/<id>/lab, #/c/<id>/export. A page without a
- * version is shown as its latest.
+ * #/c/<id>/library[/<seq>[/v<version>|/p<page>]], #/c/<id>/lab, #/c/<id>/export. A page
+ * without a version is shown as its latest; a document opens at its first page unless one is named.
  */
 export type CollectionScreen = 'dashboard' | 'library' | 'lab' | 'export';
 
@@ -10,7 +10,7 @@ export type Route =
   | { screen: 'collections' }
   | { screen: 'new' }
   | { screen: 'cluster' }
-  | { screen: CollectionScreen; collection: string; seq?: number; version?: number }
+  | { screen: CollectionScreen; collection: string; seq?: number; version?: number; documentPage?: number }
   | { screen: 'not-found'; hash: string };
 
 const COLLECTION_SCREENS: readonly string[] = ['dashboard', 'library', 'lab', 'export'];
@@ -39,6 +39,8 @@ export function parseRoute(hash: string): Route {
         if (parts[4] === undefined) return { screen: 'library', collection, seq };
         const version = /^v([1-9]\d{0,8})$/.exec(parts[4]);
         if (version !== null) return { screen: 'library', collection, seq, version: Number(version[1]) };
+        const documentPage = /^p([1-9]\d{0,8})$/.exec(parts[4]);
+        if (documentPage !== null) return { screen: 'library', collection, seq, documentPage: Number(documentPage[1]) };
       }
     }
   }
@@ -58,7 +60,8 @@ export function routeHash(route: Route): string {
     default: {
       const base = `#/c/${encodeURIComponent(route.collection)}/${route.screen}`;
       if (route.screen !== 'library' || route.seq === undefined) return base;
-      return route.version === undefined ? `${base}/${route.seq}` : `${base}/${route.seq}/v${route.version}`;
+      if (route.version !== undefined) return `${base}/${route.seq}/v${route.version}`;
+      return route.documentPage === undefined ? `${base}/${route.seq}` : `${base}/${route.seq}/p${route.documentPage}`;
     }
   }
 }

@@ -3,7 +3,7 @@ import { RENDER_MODES, SCOPES, SPEND_MODES, type RenderMode, type ScopeMode, typ
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
-import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, REVISIT_CHOICES, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
+import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, REVISIT_CHOICES, DOCUMENT_CHOICES, DOCUMENT_MIB_RULE, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
 import { useClient, useInfo, useStore } from '../state/contexts.ts';
 
 const SCOPE_LABELS: Record<ScopeMode, string> = {
@@ -178,6 +178,24 @@ export function NewCrawlScreen() {
               )}
             </Field>
             <Field
+              id="new-documents"
+              label="Documents"
+              hint="Besides web pages, read these documents: fetched whole, judged, searched and exported like pages. Their own scripts never run."
+            >
+              {(props) => (
+                <select {...props} value={fields.documents} onChange={(e) => set('documents', e.target.value)}>
+                  {DOCUMENT_CHOICES.map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field id="new-maxDocumentMiB" label="Largest document (MiB)" error={errors.maxDocumentMiB} hint="A larger document is recorded as too large, without its content.">
+              {(props) => <input {...props} type="number" min={DOCUMENT_MIB_RULE.min} max={DOCUMENT_MIB_RULE.max} step={1} value={fields.maxDocumentMiB} onChange={(e) => set('maxDocumentMiB', e.target.value)} />}
+            </Field>
+            <Field
               id="new-hotPredicate"
               label="Hot predicate"
               error={errors.hotPredicate}
@@ -221,4 +239,4 @@ const HOT_PREDICATE_HINT = (
   </>
 );
 
-const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter']);
+const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter', 'documents', 'maxDocumentMiB']);

@@ -30,6 +30,11 @@ export const Figures = memo(function Figures({ figures, maxPages }: { figures: C
       <p className="muted small">
         {formatCount(figures.failed)} failed · {formatCount(figures.robotsBlocked)} blocked by robots.txt · {formatCount(figures.skipped)} skipped
         {figures.rendered > 0 && <> · <span data-testid="figure-rendered">{formatCount(figures.rendered)}</span> rendered in a browser</>}
+        {figures.documents > 0 && (
+          <>
+            {' '}· of the pages fetched, <span data-testid="figure-documents">{formatCount(figures.documents)}</span> {figures.documents === 1 ? 'is a document' : 'are documents'} (PDF, plain text)
+          </>
+        )}
       </p>
     </section>
   );

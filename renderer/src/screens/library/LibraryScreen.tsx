@@ -5,6 +5,7 @@ import { EmptyState, ErrorNote, LoadingNote } from '../../components/Notes.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
 import { formatCount } from '../../lib/format.ts';
 import { CHANGE_FILTERS, changeQuery, describeNoMatch, PERIODS, usesPeriod, type ChangeFilter, type Period } from '../../lib/page-filters.ts';
+import { describeNoType, TYPE_CHOICES, typeMatches, typeQuery, type TypeChoice } from '../../lib/page-types.ts';
 import { useClient } from '../../state/contexts.ts';
 import { PageTable } from './PageTable.tsx';
 import { PageViewer } from './PageViewer.tsx';
@@ -14,8 +15,16 @@ const PAGE_SIZE = 50;
 const SEARCH_LIMIT = 50;
 const SEARCH_DELAY_MS = 300;
 
-/** The harvest: browse or search the stored pages, read one offline, label it. */
-export function LibraryScreen({ collection, openSeq, openVersion }: { collection: string; openSeq: number | null; openVersion: number | null }) {
+interface LibraryScreenProps {
+  collection: string;
+  openSeq: number | null;
+  openVersion: number | null;
+  /** The page of an open PDF to show first (a search hit's). */
+  openDocumentPage: number | null;
+}
+
+/** The harvest: browse or search the stored pages and documents, read one offline, label it. */
+export function LibraryScreen({ collection, openSeq, openVersion, openDocumentPage }: LibraryScreenProps) {
   const client = useClient();
   const [sort, setSort] = useState<PageSort>('relevance');
   const [hotOnly, setHotOnly] = useState(false);
@@ -25,6 +34,7 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
   const [change, setChange] = useState<ChangeFilter>('all');
   const [period, setPeriod] = useState<Period>('day');
   const [allVersions, setAllVersions] = useState(false);
+  const [type, setType] = useState<TypeChoice>('all');
 
   useEffect(() => {
     const timer = setTimeout(() => setQuery(typed.trim()), SEARCH_DELAY_MS);
@@ -32,8 +42,8 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
   }, [typed]);
 
   const list = useLoad<PageList>(
-    () => client.api.listPages({ collection, sort, hotOnly, offset, limit: PAGE_SIZE, ...changeQuery(change, period, Date.now()) }),
-    [client, collection, sort, hotOnly, offset, change, period],
+    () => client.api.listPages({ collection, sort, hotOnly, offset, limit: PAGE_SIZE, ...typeQuery(type), ...changeQuery(change, period, Date.now()) }),
+    [client, collection, sort, hotOnly, offset, type, change, period],
   );
   const search = useLoad<SearchResult[] | null>(
     () => (query === '' ? Promise.resolve(null) : client.api.searchPages({ collection, text: query, limit: SEARCH_LIMIT, allVersions })),
@@ -54,7 +64,7 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
   };
 
   const searching = query !== '';
-  const results = search.data?.filter((r) => !hotOnly || r.hot) ?? null;
+  const results = search.data?.filter((r) => (!hotOnly || r.hot) && typeMatches(type, r.type)) ?? null;
 
   return (
     <section className={`screen library${openSeq !== null ? ' with-viewer' : ''}`}>
@@ -91,48 +101,67 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
             }}
           />
         </div>
-        {!searching && (
-          <div className="list-controls">
-            <div className="inline-field">
-              <label htmlFor="library-changes">Show</label>
-              <select
-                id="library-changes"
-                value={change}
-                onChange={(e) => {
-                  setChange(e.target.value as ChangeFilter);
-                  setOffset(0);
-                }}
-              >
-                {CHANGE_FILTERS.map((f) => (
-                  <option key={f.value} value={f.value}>
-                    {f.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            {usesPeriod(change) && (
+        <div className="list-controls">
+          <div className="inline-field">
+            <label htmlFor="library-type">Type</label>
+            <select
+              id="library-type"
+              value={type}
+              onChange={(e) => {
+                setType(e.target.value as TypeChoice);
+                setOffset(0);
+              }}
+            >
+              {TYPE_CHOICES.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          {!searching && (
+            <>
               <div className="inline-field">
-                <label htmlFor="library-period" className="visually-hidden">
-                  When
-                </label>
+                <label htmlFor="library-changes">Show</label>
                 <select
-                  id="library-period"
-                  value={period}
+                  id="library-changes"
+                  value={change}
                   onChange={(e) => {
-                    setPeriod(e.target.value as Period);
+                    setChange(e.target.value as ChangeFilter);
                     setOffset(0);
                   }}
                 >
-                  {PERIODS.map((p) => (
-                    <option key={p.value} value={p.value}>
-                      {p.label}
+                  {CHANGE_FILTERS.map((f) => (
+                    <option key={f.value} value={f.value}>
+                      {f.label}
                     </option>
                   ))}
                 </select>
               </div>
-            )}
-          </div>
-        )}
+              {usesPeriod(change) && (
+                <div className="inline-field">
+                  <label htmlFor="library-period" className="visually-hidden">
+                    When
+                  </label>
+                  <select
+                    id="library-period"
+                    value={period}
+                    onChange={(e) => {
+                      setPeriod(e.target.value as Period);
+                      setOffset(0);
+                    }}
+                  >
+                    {PERIODS.map((p) => (
+                      <option key={p.value} value={p.value}>
+                        {p.label}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+            </>
+          )}
+        </div>
         {searching ? (
           <>
             <p className="muted small">Search results are ordered by how well they match.</p>
@@ -140,7 +169,10 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
             {results === null ? (
               search.error === undefined && <LoadingNote>Searching…</LoadingNote>
             ) : results.length === 0 ? (
-              <p className="muted">No stored page matches “{query}”{hotOnly ? ' among the hot pages' : ''}.</p>
+              <p className="muted">
+                No stored page matches “{query}”{hotOnly ? ' among the hot pages' : ''}
+                {type !== 'all' ? ` of the type “${TYPE_CHOICES.find((t) => t.value === type)?.label ?? type}”` : ''}.
+              </p>
             ) : (
               <>
                 <SearchResults collection={collection} results={results} openSeq={openSeq} />
@@ -155,6 +187,8 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
               list.error === undefined && <LoadingNote />
             ) : list.data.total === 0 && change !== 'all' ? (
               <p className="muted">{describeNoMatch(change, period)}</p>
+            ) : list.data.total === 0 && type !== 'all' ? (
+              <p className="muted">{describeNoType(type)}</p>
             ) : list.data.total === 0 ? (
               <EmptyState title={hotOnly ? 'No hot pages yet' : 'No pages yet'}>
                 <p>
@@ -172,7 +206,9 @@ export function LibraryScreen({ collection, openSeq, openVersion }: { collection
           </>
         )}
       </div>
-      {openSeq !== null && <PageViewer key={openSeq} collection={collection} seq={openSeq} version={openVersion} onLabelled={onLabelled} />}
+      {openSeq !== null && (
+        <PageViewer key={openSeq} collection={collection} seq={openSeq} version={openVersion} documentPage={openDocumentPage} onLabelled={onLabelled} />
+      )}
     </section>
   );
 }

@@ -1,11 +1,14 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { LabelInput, PageDetail, PageRow, PageVersions } from '../../../../crawler/protocol/api.ts';
 import { ErrorNote, LoadingNote } from '../../components/Notes.tsx';
 import { useLoad } from '../../hooks/use-load.ts';
-import { formatDateTime, formatScore } from '../../lib/format.ts';
+import { formatBytes, formatCount, formatDateTime, formatScore } from '../../lib/format.ts';
+import { documentSummary, typeName } from '../../lib/page-types.ts';
 import { routeHash } from '../../lib/route.ts';
 import { useClient } from '../../state/contexts.ts';
 import { HotBadge, LabelBadge } from './badges.tsx';
+import { DocumentActions } from './DocumentActions.tsx';
+import { DocumentView } from './DocumentView.tsx';
 import { VersionCompare } from './VersionCompare.tsx';
 import { VersionHistory } from './VersionHistory.tsx';
 
@@ -17,27 +20,29 @@ interface PageViewerProps {
   seq: number;
   /** The version to show; null for the latest. */
   version: number | null;
+  /** The page of a PDF to open at; null for its first. */
+  documentPage: number | null;
   onLabelled: (row: PageRow) => void;
 }
 
-export function PageViewer({ collection, seq, version, onLabelled }: PageViewerProps) {
+export function PageViewer({ collection, seq, version, documentPage, onLabelled }: PageViewerProps) {
   const client = useClient();
   const page = useLoad<PageDetail>(() => client.api.getPage({ collection, seq }), [client, collection, seq]);
   const history = useLoad<PageVersions>(() => client.api.pageVersions({ collection, seq }), [client, collection, seq]);
   const [comparing, setComparing] = useState(false);
   const [labelling, setLabelling] = useState(false);
-  const [labelError, setLabelError] = useState<unknown>(undefined);
+  const [actionError, setActionError] = useState<unknown>(undefined);
 
   const label = async (value: LabelInput['label']): Promise<void> => {
     if (page.data === undefined) return;
     setLabelling(true);
-    setLabelError(undefined);
+    setActionError(undefined);
     try {
       const row = await client.api.labelPage({ collection, seq, label: value });
       page.set({ ...page.data, ...row });
       onLabelled(row);
     } catch (error) {
-      setLabelError(error);
+      setActionError(error);
     } finally {
       setLabelling(false);
     }
@@ -62,12 +67,16 @@ export function PageViewer({ collection, seq, version, onLabelled }: PageViewerP
   // The latest version's frame needs no wait for the list of versions.
   const framePath = version === null ? detail.viewPath : (shown?.viewPath ?? null);
   const hasHistory = versions.length > 1 || versions.some((v) => v.revisits.length > 0);
+  const summary = documentSummary(detail);
+  // Only the latest version is read as a document: an earlier one is shown as any stored response.
+  const drawsPdf = detail.document?.type === 'pdf' && (shown?.latest ?? version === null);
   // The stored page takes the window's height: what Forager knows of it folds away above it.
   return (
     <aside className="viewer" aria-labelledby="viewer-title">
       <div className="viewer-head">
-        <h2 id="viewer-title">{detail.title !== null && detail.title.trim() !== '' ? detail.title : 'Untitled page'}</h2>
+        <h2 id="viewer-title">{detail.title !== null && detail.title.trim() !== '' ? detail.title : detail.document === null ? 'Untitled page' : 'Untitled document'}</h2>
         <span className="button-row">
+          {detail.filePath !== null && <DocumentActions collection={collection} seq={seq} filePath={detail.filePath} onError={setActionError} />}
           <a className="button button-secondary" href={detail.url} target="_blank" rel="noopener noreferrer" title="The original, on the live web">
             Live page
           </a>
@@ -78,6 +87,7 @@ export function PageViewer({ collection, seq, version, onLabelled }: PageViewerP
       </div>
       <div className="viewer-bar">
         <span className="viewer-facts">
+          {summary !== null && <span className="badge badge-type">{summary}</span>}
           relevance {formatScore(detail.relevance)}
           {detail.hot && <HotBadge hot />}
           {detail.label !== null && <LabelBadge label={detail.label} />}
@@ -94,7 +104,7 @@ export function PageViewer({ collection, seq, version, onLabelled }: PageViewerP
           </button>
         )}
       </div>
-      <ErrorNote error={labelError} />
+      <ErrorNote error={actionError} />
       <ErrorNote error={history.error} onRetry={history.reload} />
       {history.data !== undefined && hasHistory && (
         <VersionHistory collection={collection} history={history.data} shown={shownNumber} comparing={comparing} onCompare={setComparing} />
@@ -127,6 +137,26 @@ export function PageViewer({ collection, seq, version, onLabelled }: PageViewerP
               <dd>the site answers this way for pages that do not exist, so it is never hot</dd>
             </>
           )}
+          {detail.document !== null && (
+            <>
+              <dt>Document</dt>
+              <dd>
+                {typeName(detail.document.type)} · {formatBytes(detail.bodyBytes)}
+                {detail.document.type === 'pdf' && (
+                  <>
+                    {' '}· {formatCount(detail.document.pageCount)} pages
+                    {detail.document.pagesRead < detail.document.pageCount && <>, the text of the first {formatCount(detail.document.pagesRead)} read</>}
+                  </>
+                )}
+              </dd>
+              {Object.entries(detail.document.metadata).map(([name, value]) => (
+                <Fragment key={name}>
+                  <dt className="metadata-name">{name}</dt>
+                  <dd>{value}</dd>
+                </Fragment>
+              ))}
+            </>
+          )}
           <dt>Fetched</dt>
           <dd>
             {formatDateTime(detail.fetchedAt)} · HTTP {detail.status} · depth {detail.depth} · {detail.outlinks} links ({detail.inCollectionOutlinks} stored)
@@ -143,13 +173,22 @@ export function PageViewer({ collection, seq, version, onLabelled }: PageViewerP
             </>
           )}
         </dl>
-        <p className="hint">
-          This is the copy Forager stored, shown without scripts or remote resources. Links to pages of this collection open
-          here; other links first ask before they open on the live web.
-        </p>
+        {drawsPdf ? (
+          <p className="hint">
+            The app draws this PDF from the file Forager stored: the document&rsquo;s own scripts never run and it reaches
+            nothing on the web. Save the file to keep it, or to read it in another viewer.
+          </p>
+        ) : (
+          <p className="hint">
+            This is the copy Forager stored, shown without scripts or remote resources. Links to pages of this collection open
+            here; other links first ask before they open on the live web.
+          </p>
+        )}
       </details>
       {comparing && history.data !== undefined ? (
         <VersionCompare collection={collection} seq={seq} versions={history.data.versions} />
+      ) : drawsPdf ? (
+        <DocumentView collection={collection} detail={detail} initialPage={documentPage} />
       ) : version !== null && shown === undefined ? (
         history.data === undefined ? (
           history.error === undefined && <LoadingNote>Opening the version…</LoadingNote>

@@ -20,7 +20,7 @@ import { ShardRunner } from '../../../../crawler/cluster/shard-runner.ts';
 import { shardTemplate } from '../../../../crawler/cluster/shard-template.ts';
 import { SharedBudget } from '../../../../crawler/cluster/shared-budget.ts';
 import { SharedJudging } from '../../../../crawler/cluster/shared-judging.ts';
-import { ParsePool } from '../../../../crawler/parse/parse-pool.ts';
+import { ResponseReader } from '../../../../crawler/parse/response-reader.ts';
 import { DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
 import { validateSettings } from '../../../../crawler/settings.ts';
 import { openCollection } from '../../../../crawler/store/database.ts';
@@ -129,7 +129,7 @@ describe('a worker trusts nothing it reads from Redis', { skip }, () => {
 
     // The shard checks again what it is given: a link that did not come through a stream is no more trusted.
     const dir = mkdtempSync(join(tmpdir(), 'forager-untrusted-'));
-    const parser = new ParsePool(0);
+    const parser = new ResponseReader({ parseWorkers: 0 });
     try {
       const settings = validateSettings({ ...DEFAULT_SETTINGS, query: 'bounds', seeds: [url('')], maxDepth: 5 });
       const runner = new ShardRunner(partition, 1, {

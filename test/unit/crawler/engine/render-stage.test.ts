@@ -12,7 +12,7 @@ const SHELL = '<div id="root"></div><script src="/app.js"></script>';
 const RESULT = { status: 200, headers: { 'content-type': 'text/html' }, body: Buffer.from(SHELL) } as unknown as FetchResult;
 
 function analyse(html: string) {
-  return analyseResponse({ url: TASK.url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(html), agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20 });
+  return analyseResponse({ url: TASK.url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body: Buffer.from(html), agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20, documents: [] });
 }
 
 /** A judge that calls a page hot when its text says "Hot". */

@@ -8,7 +8,7 @@ import { ParsePool } from '../../../../crawler/parse/parse-pool.ts';
 
 function response(url: string): ResponseInput {
   const body = new TextEncoder().encode(`<title>${url}</title><p>words about ${url}</p>`);
-  return { url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body, agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20 };
+  return { url, status: 200, contentType: 'text/html', xRobotsTag: undefined, body, agentToken: 'forager', maxLinks: 100, kind: 'page', maxDecodedBytes: 1 << 20, documents: [] };
 }
 
 test('a job that outlasts the time-out fails as PARSE_TIMEOUT, its worker is replaced, and the jobs after it are parsed', async () => {

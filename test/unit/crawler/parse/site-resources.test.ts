@@ -224,6 +224,7 @@ describe('a resource response', () => {
     maxLinks: 100,
     kind: 'sitemap',
     maxDecodedBytes: LIMITS.maxDecodedBytes,
+    documents: [],
     ...over,
   });
 

@@ -81,9 +81,9 @@ describe('stored pages in Chromium', { skip, timeout: 120_000 }, () => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('canary');
     });
     const pages = new Map<number, StoredPage>([
-      [1, { url: 'https://site.example/', status: 200, contentType: 'text/html', html: hostilePage(canary.origin, true), bodyBytes: 1, redirectTo: null }],
+      [1, { url: 'https://site.example/', status: 200, contentType: 'text/html', html: hostilePage(canary.origin, true), plainText: null, documentType: null, bodyBytes: 1, redirectTo: null }],
       [2, {
-        url: 'https://site.example/next', status: 200, contentType: 'text/html', bodyBytes: 1, redirectTo: null,
+        url: 'https://site.example/next', status: 200, contentType: 'text/html', plainText: null, documentType: null, bodyBytes: 1, redirectTo: null,
         html: `<link rel="stylesheet" href="/site.css"><h1 id="sec">Next page</h1><p>Reached.</p><img id="logo" src="/logo.png" alt="logo"><img id="remote" src="${canary.origin}/remote.png" alt="remote">`,
       }],
     ]);
@@ -96,6 +96,7 @@ describe('stored pages in Chromium', { skip, timeout: 120_000 }, () => {
       page: (_collection, seq) => pages.get(seq),
       seqOfUrl: (_collection, url) => (url === 'https://site.example/next' ? 2 : undefined),
       requisite: (_collection, url) => requisites.get(url),
+      file: () => undefined,
     };
     const handler = createStoredPageHandler(source, viewerRoutes('serve'));
     viewer = await listen(async (req, res, origin) => {

@@ -16,6 +16,7 @@ describe('hash routes', () => {
     assert.deepEqual(parseRoute('#/c/wal'), { screen: 'dashboard', collection: 'wal' });
     assert.deepEqual(parseRoute('#/c/wal/library/42'), { screen: 'library', collection: 'wal', seq: 42 });
     assert.deepEqual(parseRoute('#/c/wal/library/42/v3'), { screen: 'library', collection: 'wal', seq: 42, version: 3 });
+    assert.deepEqual(parseRoute('#/c/wal/library/42/p12'), { screen: 'library', collection: 'wal', seq: 42, documentPage: 12 }, 'a PDF opened at a page');
     assert.deepEqual(parseRoute('#/c/wal/export/'), { screen: 'export', collection: 'wal' });
   });
 
@@ -23,6 +24,7 @@ describe('hash routes', () => {
     for (const hash of [
       '#/c/wal/settings', '#/c/wal/library/0', '#/c/wal/lab/3', '#/c//dashboard', '#/c/%E0%A4%A/lab', '#/elsewhere',
       '#/c/wal/library/4/v0', '#/c/wal/library/4/3', '#/c/wal/library/4/v2/x', '#/c/wal/lab/4/v2',
+      '#/c/wal/library/4/p0', '#/c/wal/library/4/p', '#/c/wal/library/4/p2/v1', '#/c/wal/lab/4/p2',
     ]) {
       assert.equal(parseRoute(hash).screen, 'not-found', hash);
     }
@@ -36,6 +38,7 @@ describe('hash routes', () => {
       { screen: 'dashboard', collection: 'write ahead/log' },
       { screen: 'library', collection: 'wal', seq: 7 },
       { screen: 'library', collection: 'wal', seq: 7, version: 2 },
+      { screen: 'library', collection: 'wal', seq: 7, documentPage: 12 },
       { screen: 'library', collection: 'wal' },
       { screen: 'lab', collection: 'ü-docs' },
       { screen: 'export', collection: 'wal_2' },

@@ -62,6 +62,28 @@ describe('mirror file names', () => {
     assert.equal(mirrorPath('https://index.html/'), 'index.html_/index.html');
   });
 
+  it('names a document by its kind: a PDF ends in .pdf, plain text in .txt, whatever its URL says', () => {
+    assert.equal(mirrorPath('https://example.org/papers/wal.pdf', 'pdf'), 'example.org/papers/wal.pdf');
+    assert.equal(mirrorPath('https://example.org/papers/WAL.PDF', 'pdf'), 'example.org/papers/WAL.PDF');
+    assert.equal(mirrorPath('https://example.org/papers/wal', 'pdf'), 'example.org/papers/wal.pdf');
+    assert.equal(mirrorPath('https://example.org/papers/wal.html', 'pdf'), 'example.org/papers/wal.html.pdf');
+    assert.equal(mirrorPath('https://example.org/papers/', 'pdf'), 'example.org/papers/index.pdf');
+    assert.match(mirrorPath('https://example.org/get?id=7', 'pdf'), new RegExp(`^example\\.org/get_id=7${HASH}\\.pdf$`));
+    assert.equal(mirrorPath('https://example.org/notes/readme.txt', 'text'), 'example.org/notes/readme.txt');
+    assert.equal(mirrorPath('https://example.org/notes/README', 'text'), 'example.org/notes/README.txt');
+    assert.equal(mirrorPath('https://example.org/con.txt', 'text'), 'example.org/_con.txt', 'a device name is still avoided');
+    assert.equal(mirrorPath('https://example.org/papers/wal.pdf'), 'example.org/papers/wal.pdf.html', 'a page is HTML whatever its URL says');
+  });
+
+  it('never lets a directory take a document\'s name either', () => {
+    assert.equal(mirrorPath('https://example.org/a.pdf/b', 'pdf'), 'example.org/a.pdf_/b.pdf');
+    assert.equal(mirrorPath('https://example.org/a.txt/b'), 'example.org/a.txt_/b.html');
+    const names = new MirrorNames();
+    const paths = ['https://example.org/a.pdf', 'https://example.org/A.pdf'].map((url) => names.assign(url, 'pdf'));
+    assert.equal(paths[0], 'example.org/a.pdf');
+    assert.match(paths[1] as string, new RegExp(`^example\\.org/A${HASH}\\.pdf$`), 'a case-insensitive clash gets a hash before the extension');
+  });
+
   it('caps segment and path lengths, keeping long names distinct', () => {
     const a = mirrorPath(`https://example.org/${'x'.repeat(300)}a`);
     const b = mirrorPath(`https://example.org/${'x'.repeat(300)}b`);
