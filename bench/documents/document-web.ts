@@ -1,8 +1,8 @@
 /**
- * The web of bench:documents' crawl part: an HTML site on loopback where one link in ten is a
- * PDF. Page N (/p/N.html) holds about 400 words and links nine other pages and one PDF
- * (/d/N.pdf); the PDFs are real ones from Debian's manuals, served in turn, so the crawl reads
- * documents of the size a crawl meets (a few to sixty pages), not toys.
+ * The web of bench:documents' crawl part: an HTML site on loopback where one URL in ten is a
+ * PDF. Page N (/p/N.html) holds about 400 words and links nine other pages; every ninth page
+ * also links a PDF of its own (/d/N.pdf). The PDFs are real ones from Debian's manuals, served
+ * in turn, so the crawl reads documents of the size a crawl meets (a few to sixty pages).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,17 +19,28 @@ function words(seed: number, count: number): string {
   return out.join(' ');
 }
 
+/** Every ninth page links a PDF: with its nine page links, one URL in ten of the site is a PDF. */
+function hasPdf(n: number): boolean {
+  return n % 9 === 0;
+}
+
+/** The PDFs the site links, in the order of the pages that link them: which of `pdfs` each is. */
+export function pdfsOfSite(pages: number, pdfCount: number): number[] {
+  return Array.from({ length: pages }, (_, n) => n).filter(hasPdf).map((n) => n % pdfCount);
+}
+
 function pageHtml(n: number, pages: number): string {
   const links = Array.from({ length: 9 }, (_, k) => {
     const target = (n * 7 + k * 13 + 1) % pages;
     return `<li><a href="/p/${target}.html">${words(target, 4)}</a></li>`;
   }).join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>Notes ${n}: ${words(n, 3)}</title></head><body><h1>${words(n, 5)}</h1><p>${words(n * 31, 400)}</p><ul>${links}<li><a href="/d/${n}.pdf">report ${n}: ${words(n * 17, 3)} (PDF)</a></li></ul></body></html>`;
+  const pdf = hasPdf(n) ? `<li><a href="/d/${n}.pdf">report ${n}: ${words(n * 17, 3)} (PDF)</a></li>` : '';
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Notes ${n}: ${words(n, 3)}</title></head><body><h1>${words(n, 5)}</h1><p>${words(n * 31, 400)}</p><ul>${links}${pdf}</ul></body></html>`;
 }
 
 export interface DocumentWeb {
   origin: string;
-  /** URLs in the site: its pages and as many PDFs. */
+  /** URLs in the site: its pages and their PDFs. */
   urls: number;
   close(): Promise<void>;
 }
@@ -40,7 +51,7 @@ export async function startDocumentWeb(pages: number, pdfs: readonly Buffer[]): 
     const page = /^\/p\/(\d+)\.html$/.exec(req.url ?? '');
     const pdf = /^\/d\/(\d+)\.pdf$/.exec(req.url ?? '');
     if (page !== null && Number(page[1]) < pages) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html[Number(page[1])]);
-    if (pdf !== null && Number(pdf[1]) < pages) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdfs[Number(pdf[1]) % pdfs.length]);
+    if (pdf !== null && Number(pdf[1]) < pages && hasPdf(Number(pdf[1]))) return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdfs[Number(pdf[1]) % pdfs.length]);
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   server.keepAliveTimeout = 60_000;
@@ -48,7 +59,7 @@ export async function startDocumentWeb(pages: number, pdfs: readonly Buffer[]): 
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    urls: pages * 2,
+    urls: pages + pdfsOfSite(pages, 1).length,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
