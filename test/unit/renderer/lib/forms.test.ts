@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
+import { DOCUMENT_CHOICES, exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
 import { checkSettings, DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
 
 describe('newCrawlInput', () => {
@@ -19,6 +19,8 @@ describe('newCrawlInput', () => {
       render: 'always',
       spend: 'time',
       revisitAfter: '7d',
+      documents: 'pdf',
+      maxDocumentMiB: '20',
     });
     assert.deepEqual(parsed, {
       ok: true,
@@ -37,9 +39,20 @@ describe('newCrawlInput', () => {
         render: 'always',
         spend: 'time',
         revisitAfter: '7d',
+        documents: 'pdf',
+        maxDocumentBytes: 20 * 1024 * 1024,
         start: true,
       },
     });
+    assert.ok(parsed.ok && checkSettings({ ...DEFAULT_SETTINGS, ...parsed.value }).ok, 'the documents settings the form makes are valid settings');
+  });
+
+  test('offers the documents the settings take, and bounds the largest document in whole MiB', () => {
+    for (const choice of DOCUMENT_CHOICES) assert.ok(checkSettings({ ...DEFAULT_SETTINGS, query: 'q', seeds: ['http://a.example/'], documents: choice.value }).ok, choice.value);
+    const tooSmall = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', maxDocumentMiB: '0' });
+    assert.ok(!tooSmall.ok && /The largest document/.test(tooSmall.errors.maxDocumentMiB ?? ''));
+    const half = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', maxDocumentMiB: '1.5' });
+    assert.ok(!half.ok && half.errors.maxDocumentMiB !== undefined, 'a whole number of MiB');
   });
 
   test('blank optional fields become nulls and a name is passed only when given', () => {
