@@ -4,7 +4,7 @@
  * A document that cannot be read, wholly or in part, gives notes (document-notes.ts), never an
  * error. The reading runs in the document worker, where a stuck one is ended from outside.
  */
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationType, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ExtractedPage } from '../extract-html.ts';
 import { refusedAllocations } from './allocation-cap.ts';
 import type { DocumentFacts } from './document-facts.ts';
@@ -61,7 +61,17 @@ interface LinkAnnotation {
   url?: string;
   unsafeUrl?: string;
   rect?: number[];
+  annotationFlags?: number;
+  pageIndex?: number;
 }
+
+/**
+ * Pages a document may claim and still have its links read a range at a time: pdf.js goes over
+ * every page index to skip the others, and a page tree may claim billions of pages.
+ */
+const MAX_PAGES_FOR_LINK_RANGES = 200_000;
+/** Annotation flags (PDF 32000-1, 12.5.3) that keep an annotation off the screen, so out of page.getAnnotations(). */
+const UNSEEN_FLAGS = 0x01 | 0x20;
 
 /** Whether the bytes hold PDF objects but not the end a whole PDF has: a file cut short, not one that never was a PDF. */
 function looksTruncated(bytes: Uint8Array): boolean {
@@ -187,12 +197,13 @@ class PdfReader {
 
   /** Reads pages first..last; false when the reading stops here (budget, text cap, a run of failures). */
   async #readPages(doc: PDFDocumentProxy, first: number, last: number): Promise<boolean> {
+    const links = await linksOfPages(doc, first, last);
     for (let number = first; number <= last; number++) {
       if (this.#budgetSpent()) {
         this.#notes.push(DOCUMENT_NOTES.timeCapped);
         return false;
       }
-      const page = await readPage(doc, number);
+      const page = await readPage(doc, number, links && (links.get(number) ?? []));
       if (page === undefined) {
         this.#failedPages++;
         this.#failedInARow++;
@@ -223,14 +234,44 @@ class PdfReader {
   }
 }
 
-/** One page's text and link annotations; undefined when pdf.js cannot read it. */
-async function readPage(doc: PDFDocumentProxy, number: number): Promise<{ text: PageText; links: LinkAnnotation[] } | undefined> {
+/**
+ * The link annotations of pages first..last by page number, read together; undefined when pdf.js
+ * cannot read them so, or the document claims too many pages. Not page.getAnnotations(): for link annotations it reads the page's text
+ * a second time, to find the text under each (their anchor text comes from the page's own text
+ * here); getAnnotationsByType builds only the links, and reads no text for them.
+ */
+async function linksOfPages(doc: PDFDocumentProxy, first: number, last: number): Promise<Map<number, LinkAnnotation[]> | undefined> {
+  if (doc.numPages > MAX_PAGES_FOR_LINK_RANGES) return undefined;
+  const otherPages = new Set<number>();
+  for (let index = 0; index < doc.numPages; index++) if (index < first - 1 || index >= last) otherPages.add(index);
+  let found: LinkAnnotation[] | null;
+  try {
+    found = (await doc.getAnnotationsByType(new Set([AnnotationType.LINK]), otherPages)) as LinkAnnotation[] | null;
+  } catch {
+    return undefined;
+  }
+  const byPage = new Map<number, LinkAnnotation[]>();
+  for (const link of found ?? []) {
+    if (link.pageIndex === undefined || ((link.annotationFlags ?? 0) & UNSEEN_FLAGS) !== 0) continue;
+    const number = link.pageIndex + 1;
+    const onPage = byPage.get(number);
+    if (onPage === undefined) byPage.set(number, [link]);
+    else onPage.push(link);
+  }
+  return byPage;
+}
+
+/**
+ * One page's text and link annotations; undefined when pdf.js cannot read it. The links are
+ * those read with the page's neighbours, or read here when they could not be (none: `[]`).
+ */
+async function readPage(doc: PDFDocumentProxy, number: number, links: LinkAnnotation[] | undefined): Promise<{ text: PageText; links: LinkAnnotation[] } | undefined> {
   try {
     const page = await doc.getPage(number);
     const content = await page.getTextContent();
     const text = pageTextOf(content.items);
     // A page whose annotations cannot be read still has its text.
-    const annotations: LinkAnnotation[] = await page.getAnnotations().catch(() => []);
+    const annotations: LinkAnnotation[] = links ?? (await page.getAnnotations().catch(() => []));
     page.cleanup();
     return { text, links: annotations.filter((a) => a.subtype === 'Link') };
   } catch {

@@ -141,6 +141,18 @@ describe('readPdf on hand-made PDFs', () => {
     assert.deepEqual([page.siteResources, page.requisites], [[], []]);
   });
 
+  it("leaves out a link annotation flagged as not to be seen (NoView), as pdf.js's page annotations do", async () => {
+    const made = simplePdf([pages[0]!], { links: [{ page: 1, line: 2, uri: 'https://hidden.example/' }, { page: 1, line: 1, uri: 'https://shown.example/' }] }).toString('latin1');
+    // Same length, so the cross-reference table still points right.
+    const flagged = made.replace('/Border[0 0 0]', '/F 32/Border[]');
+    assert.notEqual(flagged, made);
+    const reading = await readPdf(bytesOf(Buffer.from(flagged, 'latin1')), limits());
+    assert.deepEqual(
+      reading.page?.links.map((l) => [l.href, l.anchor]),
+      [['https://shown.example/', 'A log record is written before the page it describes.']],
+    );
+  });
+
   it('a URL written in the text is a link, its trailing punctuation left out, with context', async () => {
     const reading = await readPdf(bytesOf(simplePdf(pages)), limits({ url: 'https://docs.example/papers/wal.pdf' }));
     const link = reading.page?.links.find((l) => l.href === 'https://www.postgresql.org/docs/current/wal.html');
