@@ -1,4 +1,5 @@
 import { pageAtOffset } from '../parse/documents/document-facts.ts';
+import { pageStartsOf } from '../store/document-store.ts';
 
 /*
  * The page of a document a search snippet is on. FTS5's snippet() copies a stretch of the
@@ -30,17 +31,8 @@ export function snippetOffset(text: string, snippet: string, marks: SnippetMarks
 
 /** The page (from 1) of the snippet's first matched word, or null when it cannot be told; `pageStarts` is the stored JSON. */
 export function snippetPage(text: string, snippet: string, pageStarts: string, marks: SnippetMarks): number | null {
-  const starts = parseStarts(pageStarts);
+  const starts = pageStartsOf(pageStarts);
   const offset = snippetOffset(text, snippet, marks);
   return starts === undefined || offset === undefined ? null : pageAtOffset(starts, offset);
 }
 
-/** A stored page_starts column, or undefined when it is damaged. */
-function parseStarts(json: string): number[] | undefined {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) && value.length > 0 && value.every((n) => typeof n === 'number') ? (value as number[]) : undefined;
-  } catch {
-    return undefined;
-  }
-}

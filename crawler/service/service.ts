@@ -155,7 +155,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     const session = this.#sessions.get(input.collection);
     if (session !== undefined && session.state !== 'idle') throw new UsageError('this collection is crawling; stop the crawl before deleting it', { collection: input.collection });
     // A collection that another process writes is never deleted under it.
-    const lock = WriterLock.acquire(this.#files.pathOf(input.collection), APP_WRITER);
+    const lock = this.#lock(input.collection);
     try {
       this.#dbs.get(input.collection)?.close();
       this.#dbs.delete(input.collection);

@@ -46,9 +46,15 @@ function factsOf(row: DocumentRow): DocumentFacts {
     type: row.type as DocumentType,
     pageCount: row.pageCount,
     pagesRead: row.pagesRead,
-    pageStarts: parseJson(row.pageStarts, [] as number[], Array.isArray),
+    pageStarts: pageStartsOf(row.pageStarts) ?? [],
     metadata: parseJson(row.metadata, {} as Record<string, string>, (v): v is Record<string, string> => typeof v === 'object' && v !== null && !Array.isArray(v)),
   };
+}
+
+/** A stored page_starts column (a JSON array of offsets), or undefined when it is damaged or empty. */
+export function pageStartsOf(json: string): number[] | undefined {
+  const starts = parseJson<number[] | undefined>(json, undefined, (value): value is number[] => Array.isArray(value) && value.every((n) => typeof n === 'number'));
+  return starts === undefined || starts.length === 0 ? undefined : starts;
 }
 
 function parseJson<T>(text: string, fallback: T, valid: (value: unknown) => value is T): T;
