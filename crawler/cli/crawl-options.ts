@@ -7,6 +7,8 @@
  *
  * Explicit exceptions, which no single setting describes:
  * - `--db` and `--json` are not settings;
+ * - `--seeds-file FILE` adds the file's URLs to `--seed`'s, and `--cookies FILE` adds a
+ *   cookies.txt to the collection's cookie jar (a jar is the collection's, not a setting);
  * - `--query` and `--seed` choose the collection: the crawl command reads them (a new
  *   collection needs both; seeds add to the stored ones), applyFlags does not;
  * - `--contact URL` sets the User-Agent to `Forager/<version> (+URL)`; `--user-agent` wins;
@@ -57,6 +59,22 @@ const EXTRA_OPTIONS: readonly ExtraOption[] = [
     defaultText: `${DEFAULT_SETTINGS.connectTimeoutMs}, ${DEFAULT_SETTINGS.headersTimeoutMs}, ${DEFAULT_SETTINGS.bodyIdleTimeoutMs}`,
     help: `the connect, headers and body-idle time-outs; the whole request's (${DEFAULT_SETTINGS.totalTimeoutMs}) becomes at least N`,
     before: 'random-seed',
+  },
+  {
+    flag: 'seeds-file',
+    value: 'FILE',
+    type: 'string',
+    defaultText: 'none',
+    help: 'more seeds, one URL a line; `#` comments and blank lines are ignored, and a bad line is named by its number before anything starts',
+    before: 'max-pages',
+  },
+  {
+    flag: 'cookies',
+    value: 'FILE',
+    type: 'string',
+    defaultText: 'none',
+    help: "a Netscape cookies.txt (as browser extensions export it) added to the collection's session: each cookie is sent only where it matches, and none is ever exported",
+    before: 'proxy',
   },
   { flag: 'json', type: 'boolean', defaultText: 'off', help: 'print the final stats as one JSON object' },
 ];

@@ -166,6 +166,24 @@ export const crawlSettingsSchema = z.object({
     help: "what hosts' turns are spent on: pages (a host is asked only for one of the crawl's best URLs, waiting for polite hosts if need be) or time (an idle host is asked for any URL the budget still reaches)",
   }),
   scope: scopeModeSchema.default('hosts').register(settingInfo, { help: 'stay on the seed hosts, their registrable domains, or go anywhere' }),
+  include: z
+    .array(z.string())
+    .default([])
+    .register(settingInfo, {
+      value: 'PATTERN',
+      defaultText: 'every URL in scope',
+      help: 'fetch only URLs matching one of these (repeat): a glob over the whole URL (`https://example.org/docs/**`) or a /regular expression/; seeds are always fetched',
+      rule: 'a list of globs or /regular expressions/',
+    }),
+  exclude: z
+    .array(z.string())
+    .default([])
+    .register(settingInfo, {
+      value: 'PATTERN',
+      defaultText: 'none',
+      help: 'never fetch URLs matching one of these (repeat), e.g. `**/*.zip` or `/\\/v\\d+\\//`; a page\'s requisites follow their page',
+      rule: 'a list of globs or /regular expressions/',
+    }),
   probeSoft404: z
     .boolean()
     .default(true)
@@ -182,6 +200,16 @@ export const crawlSettingsSchema = z.object({
       value: 'UA',
       help: 'the whole User-Agent instead; must start with a product token, which robots.txt is matched on',
       rule: 'a non-empty single line',
+    }),
+  proxy: z
+    .string()
+    .refine((text) => !/[\s]/.test(text))
+    .default('')
+    .register(settingInfo, {
+      value: 'URL',
+      defaultText: 'HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY as curl reads them',
+      help: 'the proxy every request goes through (pages, robots.txt, sitemaps, requisites, renders): `http://`, `https://`, `socks5://` or `socks5h://` URL; `none` ignores the environment',
+      rule: 'a proxy URL, none, or empty',
     }),
   maxDepth: wholeNumber(0, 10_000).default(32).register(settingInfo, { value: 'N', help: 'how many links away from a seed a page may be' }),
   // Finite by default so that one host (a calendar, an endless faceted search) cannot take a whole large budget;
