@@ -6,6 +6,10 @@
  *
  *   npm run bench -- [--sites python,git] [--runs 3] [--peer-max-seconds 300] [--json]
  *   npm run bench -- --smoke   (git-doc, one run pair, a budget of 40 pages; see support/smoke.ts)
+ *
+ * With --rules (`npm run bench:rules`) it measures what include and exclude rules cost
+ * instead: Forager alone, runs without rules alternating with runs with 20 include and 20
+ * exclude patterns that admit every page the plain run fetches (support/bench-rules.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +20,9 @@ import { runJsonChild, shebangNodeFlags } from './support/child-run.ts';
 import { NGINX_BINARY, startSites, type ServedSite } from './support/nginx-sites.ts';
 import { reportSmoke } from './support/smoke.ts';
 import { runBenchMain } from './support/run-main.ts';
+import { benchRuleArgs, benchRules, RULE_COUNTS } from './support/bench-rules.ts';
+import { openCollection } from '../crawler/store/database.ts';
+import { UrlRules } from '../crawler/url/url-rules.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const PEER_SCRIPT = join(REPO_ROOT, 'bench', 'peers', 'crawlee-crawl.ts');
@@ -32,6 +39,8 @@ const PAGES_PER_SECOND_TARGET_SITE = 'python';
 /** A smoke run's page budget and its cap on the peer: enough for both tools to crawl for real. */
 const SMOKE_BUDGET = 40;
 const SMOKE_PEER_MAX_SECONDS = 20;
+/** The rules' target: a crawl with them keeps at least this share of the pages/s of one without. */
+const TARGET_RULES_RATIO = 0.97;
 
 interface SiteDefinition {
   key: string;
@@ -55,6 +64,8 @@ interface BenchOptions {
   /** A fixed page budget (smoke runs); undefined: every HTML page of the site. */
   budget: number | undefined;
   smoke: boolean;
+  /** Measure include and exclude rules against none, instead of Forager against Crawlee. */
+  rules: boolean;
 }
 
 /** One participant's numbers for one run, normalised to the same units. */
@@ -102,6 +113,7 @@ function readOptions(argv: string[]): BenchOptions {
       forager: { type: 'string', default: join(REPO_ROOT, 'bin', 'forager.js') },
       strategy: { type: 'string', default: 'bfs' },
       smoke: { type: 'boolean', default: false },
+      rules: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -118,7 +130,7 @@ function readOptions(argv: string[]): BenchOptions {
   if (!Number.isInteger(cap) || cap < 0) {
     throw new UsageError('--peer-max-seconds must be 0 (no cap) or a positive integer', { value: values['peer-max-seconds'] });
   }
-  const options = { sites, runs, peerMaxSeconds: cap === 0 ? undefined : cap, json: values.json, foragerBin: resolve(values.forager), strategy: values.strategy, budget: undefined, smoke: values.smoke };
+  const options = { sites, runs, peerMaxSeconds: cap === 0 ? undefined : cap, json: values.json, foragerBin: resolve(values.forager), strategy: values.strategy, budget: undefined, smoke: values.smoke, rules: values.rules };
   if (!values.smoke) return options;
   const git = SITES.find((site) => site.key === 'git') as SiteDefinition;
   return { ...options, sites: [git], runs: 1, peerMaxSeconds: SMOKE_PEER_MAX_SECONDS, budget: SMOKE_BUDGET };
@@ -176,7 +188,7 @@ const FORAGER_FIELDS = [
   'peakRssBytes',
 ] as const;
 
-async function runForager(options: BenchOptions, site: ServedSite, budget: number, db: string): Promise<RunMetrics> {
+async function runForager(options: BenchOptions, site: ServedSite, budget: number, db: string, extraArgs: readonly string[] = []): Promise<RunMetrics> {
   const args = [
     ...shebangNodeFlags(options.foragerBin),
     options.foragerBin,
@@ -193,6 +205,7 @@ async function runForager(options: BenchOptions, site: ServedSite, budget: numbe
     '--render', 'never',
     '--requisites', 'none',
     '--json',
+    ...extraArgs,
   ];
   const { json } = await runJsonChild(process.execPath, args, { cwd: REPO_ROOT, timeoutMs: FORAGER_TIMEOUT_MS, label: 'forager' });
   const fields = Object.fromEntries(FORAGER_FIELDS.map((field) => [field, requireNumber(json, field, 'forager')])) as Record<
@@ -357,9 +370,153 @@ function formatTable(options: BenchOptions, summaries: SiteSummary[], targets: T
   return `${lines.join('\n')}\n`;
 }
 
+/** Medians of the runs without rules and with them, on one site. */
+interface RulesSummary {
+  key: string;
+  name: string;
+  seed: string;
+  budget: number;
+  plain: SideSummary;
+  ruled: SideSummary;
+  /** Pages/s with rules over pages/s without (medians). */
+  ratio: number;
+  /** Whether every run fetched the same number of pages: the rules admit what the plain crawl fetches. */
+  samePages: boolean;
+  /** The rules' own work, timed apart: the URLs of a crawl with rules, each judged once. */
+  matching: RulesMatching;
+}
+
+interface RulesMatching {
+  urls: number;
+  /** Median time to judge one URL, in µs. */
+  medianMicros: number;
+  /** Judging every URL of the crawl twice (when found, and when taken from its queue), in ms. */
+  perCrawlMs: number;
+}
+
+/** Times the rules on each URL a crawl stored (100 judgements of each, the median URL's time). */
+function timeMatching(origin: string, urls: readonly string[]): RulesMatching {
+  const rules = new UrlRules(benchRules(origin));
+  const micros = urls.map((url) => {
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) rules.refusal(url);
+    return ((performance.now() - started) * 1000) / 100;
+  });
+  const total = micros.reduce((sum, us) => sum + us, 0);
+  return { urls: urls.length, medianMicros: median(micros), perCrawlMs: (2 * total) / 1000 };
+}
+
+function storedUrls(db: string): string[] {
+  const handle = openCollection(db, { create: false, readonly: true });
+  try {
+    return handle.prepare('SELECT url FROM urls').pluck().all() as string[];
+  } finally {
+    handle.close();
+  }
+}
+
+async function benchRulesSite(definition: SiteDefinition, site: ServedSite, options: BenchOptions, dbDir: string): Promise<RulesSummary> {
+  const budget = options.budget ?? countHtmlFiles(definition.root);
+  const ruleArgs = benchRuleArgs(site.origin);
+  progress(`\n${definition.name}: ${budget} pages from ${site.seed}, without rules and with ${RULE_COUNTS.include} include and ${RULE_COUNTS.exclude} exclude patterns`);
+  const plain: RunMetrics[] = [];
+  const ruled: RunMetrics[] = [];
+  let urls: string[] = [];
+  for (let run = 0; run < options.runs; run++) {
+    const once = async (label: string, into: RunMetrics[], args: readonly string[]): Promise<void> => {
+      const db = join(dbDir, `${definition.key}-${label}-${run}.db`);
+      const metrics = await runForager(options, site, budget, db, args);
+      into.push(metrics);
+      progress(`  run ${run + 1}/${options.runs} ${describeRun(label, metrics)}`);
+      if (args.length > 0 && urls.length === 0) urls = storedUrls(db);
+      for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(db + suffix, { force: true });
+    };
+    // Alternating order spreads the machine's slow and fast moments over both sides.
+    if (run % 2 === 0) {
+      await once('no rules', plain, []);
+      await once('rules', ruled, ruleArgs);
+    } else {
+      await once('rules', ruled, ruleArgs);
+      await once('no rules', plain, []);
+    }
+  }
+  const plainSummary = summarise(plain);
+  const ruledSummary = summarise(ruled);
+  return {
+    key: definition.key,
+    name: definition.name,
+    seed: site.seed,
+    budget,
+    plain: plainSummary,
+    ruled: ruledSummary,
+    ratio: plainSummary.pagesPerSecond > 0 ? ruledSummary.pagesPerSecond / plainSummary.pagesPerSecond : 0,
+    samePages: [...plain, ...ruled].every((run) => run.pages === plain[0]?.pages),
+    matching: timeMatching(site.origin, urls),
+  };
+}
+
+function formatRulesTable(options: BenchOptions, summaries: RulesSummary[]): string {
+  const lines: string[] = [];
+  const row = (label: string, plain: string, ruled: string): string => `  ${label.padEnd(22)}${plain.padStart(12)}${ruled.padStart(12)}`;
+  for (const summary of summaries) {
+    lines.push('');
+    lines.push(`${summary.name}: budget ${summary.budget} pages, concurrency ${CONCURRENCY}, medians of ${options.runs} alternating run(s), ordering ${options.strategy}`);
+    lines.push(row('', 'no rules', 'rules'));
+    lines.push(row('pages fetched', formatNumber(summary.plain.pages, 0), formatNumber(summary.ruled.pages, 0)));
+    lines.push(row('pages/s', formatNumber(summary.plain.pagesPerSecond, 1), formatNumber(summary.ruled.pagesPerSecond, 1)));
+    lines.push(row('peak RSS MB', formatNumber(summary.plain.peakRssMB, 0), formatNumber(summary.ruled.peakRssMB, 0)));
+    lines.push(`  pages/s with rules / without: ${formatNumber(summary.ratio, 3)}${summary.samePages ? '' : ' (the runs fetched different page counts: compare with care)'}`);
+    const m = summary.matching;
+    const crawlMs = summary.ruled.pagesPerSecond > 0 ? (summary.ruled.pages / summary.ruled.pagesPerSecond) * 1000 : 0;
+    lines.push(`  the rules' own work: ${m.urls} URLs, median ${formatNumber(m.medianMicros, 2)} µs a URL, ${formatNumber(m.perCrawlMs, 2)} ms a crawl (${formatNumber(crawlMs > 0 ? (100 * m.perCrawlMs) / crawlMs : 0, 2)}% of its ${formatNumber(crawlMs, 0)} ms)`);
+  }
+  lines.push('');
+  lines.push('Targets');
+  for (const summary of summaries) {
+    const verdict = summary.ratio >= TARGET_RULES_RATIO && summary.samePages ? 'PASS' : 'MISS';
+    lines.push(`  ${verdict}  ${summary.name}: ${RULE_COUNTS.include} include + ${RULE_COUNTS.exclude} exclude patterns keep >= ${TARGET_RULES_RATIO} of the pages/s, same pages (measured ${formatNumber(summary.ratio, 3)})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function rulesMain(options: BenchOptions): Promise<void> {
+  const summaries: RulesSummary[] = [];
+  const dbDir = mkdtempSync(join(tmpdir(), 'forager-bench-rules-'));
+  try {
+    const server = await startSites(options.sites.map((site) => ({ name: site.name, root: site.root })));
+    try {
+      for (const [i, definition] of options.sites.entries()) summaries.push(await benchRulesSite(definition, server.sites[i] as ServedSite, options, dbDir));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dbDir, { recursive: true, force: true });
+  }
+  const table = formatRulesTable(options, summaries);
+  if (options.json) {
+    process.stderr.write(table);
+    process.stdout.write(`${JSON.stringify({ concurrency: CONCURRENCY, runs: options.runs, rules: RULE_COUNTS, targetRatio: TARGET_RULES_RATIO, sites: summaries })}\n`);
+  } else {
+    process.stdout.write(table);
+  }
+  if (options.smoke) {
+    const summary = summaries[0] as RulesSummary;
+    if (summary.plain.pages === 0 || !summary.samePages) throw new ForagerError('BENCH_CHILD', `the crawls with and without rules fetched different pages of ${summary.name}`, { plain: summary.plain.runs, ruled: summary.ruled.runs });
+    reportSmoke({
+      benchmark: 'bench:rules',
+      peer: 'forager crawl without rules',
+      figures: { pages: summary.ruled.pages, rulesPagesPerSecond: summary.ruled.pagesPerSecond, plainPagesPerSecond: summary.plain.pagesPerSecond, ratio: summary.ratio, matchingMicrosPerUrl: summary.matching.medianMicros },
+    });
+  }
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   checkPrerequisites(options);
+  if (options.rules) {
+    await rulesMain(options);
+    return;
+  }
   const summaries: SiteSummary[] = [];
   const dbDir = mkdtempSync(join(tmpdir(), 'forager-bench-'));
   try {

@@ -2,14 +2,17 @@
  * Checking crawl settings. Their types, defaults and limits are the schema in
  * protocol/settings.ts; this is the thin layer on top that needs the rest of the crawler
  * (which protocol/ cannot import): the query must have content words, the User-Agent a
- * product token, the strategy a known name, and seeds a canonical form.
+ * product token, the strategy a known name, include and exclude patterns must compile, and
+ * seeds a canonical form.
  */
 import { UsageError } from './errors.ts';
 import { requireStrategy } from './ordering/registry.ts';
+import { checkProxySetting } from './net/proxy-config.ts';
 import { checkSettings, type CrawlSettings } from './protocol/settings.ts';
 import { termCounts } from './relevance/text.ts';
 import { productToken } from './robots/index.ts';
 import { canonicalize } from './url/canonical.ts';
+import { UrlRules } from './url/url-rules.ts';
 
 /**
  * Parses settings from outside (an imported archive): the schema's types and limits, defaults
@@ -31,6 +34,8 @@ export function validateSettings(s: CrawlSettings): CrawlSettings {
 /** validateSettings for settings a user has just chosen: the strategy must also be one this Forager has. */
 export function validateNewSettings(s: CrawlSettings): CrawlSettings {
   requireStrategy(s.strategy);
+  // The environment's proxy variables are this process's: checked when a crawl is chosen here, not when stored settings are read.
+  checkProxySetting(s.proxy, process.env);
   return validateSettings(s);
 }
 
@@ -44,6 +49,10 @@ function checked(input: unknown, unknownKeys: 'drop' | 'keep'): CrawlSettings {
   if (termCounts(s.query).size === 0) {
     throw new UsageError(`the query "${s.query}" has no content words (only stop words, numbers or single letters)`, { setting: 'query' });
   }
+  // An include or exclude pattern that cannot be compiled is refused before anything starts (UrlPatternError names it).
+  new UrlRules(s);
+  // A proxy URL with another scheme, a path or no host is refused before anything starts.
+  checkProxySetting(s.proxy);
   return s;
 }
 

@@ -3,6 +3,7 @@ import { storeErrorOf } from '../store/store-error.ts';
 import { canonCommand, robotsCommand } from './commands/diagnose.ts';
 import { CLUSTER_USAGE, clusterCommand, workerCommand } from './commands/cluster.ts';
 import { crawlCommand, resumeCommand } from './commands/crawl.ts';
+import { COOKIES_USAGE, cookiesCommand } from './commands/cookies.ts';
 import { crawlUsage } from './crawl-options.ts';
 import { explainCommand, labelCommand } from './commands/judge.ts';
 import { exportCommand } from './commands/export.ts';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   pages: pagesCommand,
   search: searchCommand,
   label: labelCommand,
+  cookies: cookiesCommand,
   explain: explainCommand,
   lab: labCommand,
   export: exportCommand,
@@ -40,7 +42,7 @@ const COMMANDS: Record<string, Command> = {
 const USAGE = `usage: forager <command> [options]
 
   crawl   ${crawlUsage()}
-  resume  --db FILE [--max-pages N] [--allow-private] [--json]
+  resume  --db FILE [--max-pages N] [--allow-private] [--proxy URL] [--json]
   ${REFRESH_USAGE}
           revisit stored pages (conditional requests), keep versions, mark pages gone
   stats   --db FILE [--json]
@@ -48,6 +50,7 @@ const USAGE = `usage: forager <command> [options]
           ${WHEN_USAGE}
   ${SEARCH_USAGE}
   label   --db FILE --url URL --relevant|--irrelevant|--clear
+  ${COOKIES_USAGE}
   explain --db FILE [--json] URL
   lab     --db FILE [--strategies ${strategyNames().join(',')}] [--hot SPEC|G]
           [--judge truth|live] [--budgets 0.05,0.1,0.2,0.4] [--json]

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { ClusterError, ForagerError } from '../errors.ts';
 import type { ClusterRunState } from '../protocol/cluster-status.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
+import type { ImportedCookie } from '../net/cookies-txt.ts';
 import { validateSettings } from '../settings.ts';
 import { ClusterKeys } from './cluster-keys.ts';
 import { PARTITIONS } from './partition.ts';
@@ -9,8 +10,10 @@ import { LinkStreams } from './link-streams.ts';
 
 /*
  * A cluster's crawl is defined once, by `forager cluster create`: its settings (the same
- * schema as `forager crawl`), its number of partitions and its lease time. Every worker
- * reads it when it joins; nothing changes it afterwards, so workers never disagree.
+ * schema as `forager crawl`), its number of partitions and its lease time, and the cookies
+ * of `--cookies` (values included: a cluster's Redis holds the session each new shard starts
+ * with). Every worker reads it when it joins; nothing changes it afterwards, so workers never
+ * disagree.
  */
 
 export interface ClusterDefinition {
@@ -20,6 +23,8 @@ export interface ClusterDefinition {
   /** How long a partition's lease lasts without renewal: a dead worker's partitions move after it. */
   leaseMs: number;
   createdAt: number;
+  /** The session every shard's jar starts with (a cookies.txt's cookies); empty without one. */
+  cookies: ImportedCookie[];
 }
 
 export const DEFAULT_LEASE_MS = 10_000;
@@ -43,9 +48,9 @@ export function checkClusterName(name: string): string {
  * Writes a new cluster's definition, sets it running and sends each seed to its partition.
  * A name already in use is refused: one Redis may hold several crawls, never two of one name.
  */
-export async function createCluster(redis: Redis, name: string, settings: CrawlSettings, leaseMs = DEFAULT_LEASE_MS): Promise<ClusterDefinition> {
+export async function createCluster(redis: Redis, name: string, settings: CrawlSettings, leaseMs = DEFAULT_LEASE_MS, cookies: ImportedCookie[] = []): Promise<ClusterDefinition> {
   const keys = new ClusterKeys(checkClusterName(name));
-  const definition: ClusterDefinition = { name, settings, partitions: PARTITIONS, leaseMs, createdAt: Date.now() };
+  const definition: ClusterDefinition = { name, settings, partitions: PARTITIONS, leaseMs, createdAt: Date.now(), cookies };
   const created = await redis.set(keys.definition, JSON.stringify(definition), 'NX');
   if (created === null) throw new ClusterError(`a cluster named "${name}" exists already on this Redis; pick another --name, or remove it with forager cluster delete`, { name });
   await redis.set(keys.state, 'running');
@@ -83,7 +88,24 @@ function parseDefinition(name: string, text: string): ClusterDefinition {
     throw damaged(name, 'is not one this version of Forager reads');
   }
   if (!Number.isInteger(leaseMs) || leaseMs < MIN_LEASE_MS || leaseMs > MAX_LEASE_MS) throw damaged(name, `has a lease time outside ${MIN_LEASE_MS}-${MAX_LEASE_MS} ms`);
-  return { name, settings: definitionSettings(name, parsed.settings), partitions, leaseMs, createdAt };
+  return { name, settings: definitionSettings(name, parsed.settings), partitions, leaseMs, createdAt, cookies: definitionCookies(name, parsed.cookies) };
+}
+
+/** A definition written before clusters carried a session has none. */
+function definitionCookies(name: string, cookies: unknown): ImportedCookie[] {
+  if (cookies === undefined) return [];
+  if (!Array.isArray(cookies) || !cookies.every(isImportedCookie)) throw damaged(name, 'has cookies this version of Forager cannot read');
+  return cookies;
+}
+
+function isImportedCookie(value: unknown): value is ImportedCookie {
+  if (!isRecord(value)) return false;
+  const { domain, includeSubdomains, path, secure, httpOnly, expiresAt, name, value: cookieValue } = value;
+  return (
+    typeof domain === 'string' && typeof path === 'string' && typeof name === 'string' && typeof cookieValue === 'string' &&
+    typeof includeSubdomains === 'boolean' && typeof secure === 'boolean' && typeof httpOnly === 'boolean' &&
+    (expiresAt === undefined || typeof expiresAt === 'number')
+  );
 }
 
 function definitionSettings(name: string, settings: unknown): CrawlSettings {

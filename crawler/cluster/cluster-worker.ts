@@ -512,6 +512,7 @@ export class ClusterWorker {
         worker: this.id,
         paused: this.#state !== 'running' || this.#renewalLate || this.#backpressure,
         template: this.#template as string,
+        cookies: definition.cookies,
         leaseFresh: () => this.#leasesFresh(),
       });
       runner.engine.on('page', () => this.#pagesStored++);
@@ -578,7 +579,7 @@ export class ClusterWorker {
         this.#log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
         this.#forget(partition);
       } else {
-        const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? `engine ended: ${runner.outcome}`);
+        const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? runner.engine.proxyError?.message ?? `engine ended: ${runner.outcome}`);
         this.#reportLimited(`partition ${partition}: ended`, `partition ${partition}: ${why}`);
         this.#retryAt.set(partition, Date.now() + 5000);
       }

@@ -9,6 +9,8 @@ import { UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
 import { openCollection, type Db } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
+import { importCookies } from '../store/cookie-store.ts';
+import type { ImportedCookie } from '../net/cookies-txt.ts';
 import type { ClusterLabel } from './cluster-labels.ts';
 import { linkLimitsOf, linkProblem, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
 import { partitionReason, shardFileName, type PartitionMap } from './partition.ts';
@@ -52,6 +54,8 @@ export interface ShardContext {
   paused: boolean;
   /** An empty collection at the current schema, copied to make a new shard (shard-template.ts). */
   template: string;
+  /** The session a new shard's jar starts with (the cluster's `--cookies`); none when absent. */
+  cookies?: readonly ImportedCookie[];
   /** Whether the worker's leases were renewed recently enough that this partition is surely its own. */
   leaseFresh: () => boolean;
 }
@@ -89,7 +93,10 @@ export class ShardRunner {
       // And a WAL checkpointed at SQLite's default size, not a collection's 40 MB: a worker holds a hundred shards.
       db.pragma('wal_autocheckpoint = 1000');
       raiseFence(db, epoch);
-      if (loadSettings(db) === undefined) saveSettings(db, context.settings);
+      if (loadSettings(db) === undefined) {
+        saveSettings(db, context.settings);
+        if (context.cookies !== undefined) importCookies(db, context.cookies);
+      }
       this.#outbox = new ShardOutbox(db);
       // Made here rather than by the engine, so that the worker can share its statistics with the rest of the crawl.
       this.judge = createPageJudge(db, context.settings);

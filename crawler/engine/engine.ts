@@ -3,6 +3,8 @@ import { EventEmitter } from 'node:events';
 import { FetchError, ForagerError, type StoreError } from '../errors.ts';
 import { freeWholeView } from '../memory/free-buffer.ts';
 import { retryAfterMs } from '../net/retry-after.ts';
+import { SessionJar, type CookieJarSink } from '../net/cookie-jar.ts';
+import { CookieStore, storedCookies } from '../store/cookie-store.ts';
 import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
@@ -60,14 +62,18 @@ import { VersionStore, type RevisitOutcome } from '../store/version-store.ts';
 import { conditionalHeaders, RevisitRecorder } from './revisit-recorder.ts';
 import { Soft404Folders } from './soft404-folders.ts';
 import { documentTypesOf } from '../parse/documents/document-facts.ts';
+import { isProxyOutage } from '../net/proxy-failure.ts';
 
 /** A page between its fetch and its store: whether it was stored decides what a shared budget gets back. */
 interface PageInProgress {
   stored: boolean;
 }
 
-/** How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError). */
-export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error';
+/**
+ * How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError),
+ * 'proxy-unreachable' because the proxy failed every request for a while (see proxyError).
+ */
+export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error' | 'proxy-unreachable';
 
 export interface EngineOptions {
   /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
@@ -215,6 +221,8 @@ const HELD_BACK_RECHECK_MS = 100;
 /** A crawl that revisits looks for pages come due at least this often, and at most once a second. */
 const REVISIT_SCAN_MAX_MS = 60_000;
 const REVISIT_SCAN_MIN_MS = 1_000;
+/** How long a host waits after its request failed on the proxy (the host's own politeness does not apply: the proxy failed, not the host). */
+const PROXY_RETRY_MS = 1_000;
 
 /**
  * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
@@ -280,9 +288,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #paused = false;
   #stopping = false;
   #storeError: StoreError | undefined;
+  #proxyError: FetchError | undefined;
   readonly #writer: string;
   readonly #lockFile: boolean;
   readonly #admitSeeds: boolean;
+  /** The seeds as stored (canonical): always fetched, whatever the include and exclude rules say. */
+  readonly #seeds: ReadonlySet<string>;
   readonly #untilStopped: boolean;
   readonly #mayDispatch: (() => boolean) | undefined;
   readonly #sharedBudget: PageBudget | undefined;
@@ -302,6 +313,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#writer = options.writer ?? 'a Forager crawl';
     this.#lockFile = options.lockFile ?? true;
     this.#admitSeeds = options.admitSeeds ?? true;
+    this.#seeds = new Set(settings.seeds);
     this.#untilStopped = options.untilStopped ?? false;
     this.#mayDispatch = options.mayDispatch;
     this.#sharedBudget = options.budget;
@@ -310,8 +322,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
     this.#http = new HttpClient(
-      pickSettings(settings, 'userAgent', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes', 'documents', 'maxDocumentBytes'),
+      pickSettings(settings, 'userAgent', 'proxy', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes', 'documents', 'maxDocumentBytes'),
       { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts },
+      new SessionJar(storedCookies(db), this.#cookieSink(db)),
+      (error) => this.#onProxyDown(error),
     );
     const seedOrigins = seedOriginsOf(settings);
     this.#robots = new RobotsGate(
@@ -329,7 +343,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#frontier = new CrawlFrontier<HostState, QueuedUrl>({
       settings: pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs', 'maxPagesPerHost'),
       ordering: this.#strategy,
-      store: frontierStore(db, this.#urls, (task) => this.#mayTake(task)),
+      store: frontierStore(db, this.#urls, (task) => this.#mayTake(task), (task) => this.#ruleRefusal(task.url)),
       policy: {
         robotsBlockReason: (host, url) => this.#robots.blockReason(host, url),
         crawlDelaySeconds: (host) => this.#robots.crawlDelaySeconds(host),
@@ -338,7 +352,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       extendHost: (host) => ({ ...host, robots: { kind: 'unknown' } }),
     });
     this.#admission = new UrlAdmission(
-      pickSettings(settings, 'maxUrlLength', 'maxDepth'),
+      pickSettings(settings, 'maxUrlLength', 'maxDepth', 'include', 'exclude'),
       { urls: this.#urls, hosts: this.#hostStore },
       createScope(settings.scope, settings.seeds),
       {
@@ -365,6 +379,26 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#revisits = new RevisitRecorder(db, { versions, urls: this.#urls }, this.#recorder);
     this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
     this.#setUpSubresources(db);
+  }
+
+  /**
+   * Where the session's cookies are written as they change (before the page that set one is
+   * stored, so a kill loses none a stored page received); a write the collection refuses
+   * pauses the crawl as any other does.
+   */
+  #cookieSink(db: Db): CookieJarSink {
+    const store = new CookieStore(db);
+    const guarded = (write: () => void): void => {
+      try {
+        write();
+      } catch (err) {
+        this.#onTaskError(err);
+      }
+    };
+    return {
+      put: (domain, path, name, serialized) => guarded(() => store.put(domain, path, name, serialized)),
+      remove: (domain, path, name) => guarded(() => store.remove(domain, path, name)),
+    };
   }
 
   /**
@@ -453,12 +487,32 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       await this.#closeResources();
     }
     if (this.#fault !== undefined) throw this.#fault;
-    return this.#storeError !== undefined ? 'store-error' : outcome;
+    return this.#endedAs(outcome);
   }
 
   /** Why the crawl paused on its store, when run() returned 'store-error'. */
   get storeError(): StoreError | undefined {
     return this.#storeError;
+  }
+
+  /** Why the crawl paused on its proxy, when run() returned 'proxy-unreachable': the error names the proxy, its password masked. */
+  get proxyError(): FetchError | undefined {
+    return this.#proxyError;
+  }
+
+  #endedAs(outcome: RunOutcome): RunOutcome {
+    if (this.#storeError !== undefined) return 'store-error';
+    return this.#proxyError !== undefined ? 'proxy-unreachable' : outcome;
+  }
+
+  /**
+   * A proxy that fails every request pauses the crawl, as a store error does: requests in
+   * flight are cancelled and their URLs stay queued, none recorded as failed because of it.
+   */
+  #onProxyDown(error: FetchError): void {
+    this.#proxyError ??= error;
+    this.#abort.abort();
+    this.stop();
   }
 
   /** The run's last writes; when the store refuses them, the run ends as a store error. */
@@ -471,7 +525,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         this.#urls.recount();
       }
       this.#hotThisRun += this.#revision.revise();
-      this.#run?.finish(this.#storeError !== undefined ? 'store-error' : outcome);
+      this.#run?.finish(this.#endedAs(outcome));
     } catch (err) {
       this.#onTaskError(err);
     }
@@ -622,7 +676,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
       this.#strategy.setPooledRate(pooledRate(this.#revisitStore.totals()));
       // Revisits a stopped or killed run left waiting are revisits still.
-      for (const page of this.#revisitStore.waiting()) this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
+      for (const page of this.#revisitStore.waiting()) {
+        // Rules changed since the revisit was queued that refuse the page call it off.
+        if (this.#revisitRefused(page)) this.#revisitStore.unqueue(page.urlId);
+        else this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
+      }
       // Every URL's host has a row, so every host of the frontier was loaded just above.
       // A refresh leaves the crawl's own queue for the next crawl.
       for (const entry of this.#urls.frontier()) {
@@ -705,7 +763,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const only = origins === undefined ? undefined : new Set(origins);
     for (const page of pages) {
       if (only !== undefined && !only.has(page.origin)) continue;
-      if (this.#strategy.isRevisit(page.urlId)) continue;
+      if (this.#strategy.isRevisit(page.urlId) || this.#revisitRefused(page)) continue;
       this.#revisitStore.queue(page.urlId);
       this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
       this.#frontier.add(page.urlId, page.hostId, page.origin);
@@ -727,6 +785,21 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #mayTake(task: QueuedUrl): boolean {
     if (task.revisit === true) return this.#strategy.isRevisit(task.id);
     return this.#refresh !== undefined || this.#newPagesLeft() > 0;
+  }
+
+  /**
+   * Why the include and exclude rules refuse a URL queued before they changed (a crawl
+   * continued with new rules), or null: it is recorded so when taken from its queue, never
+   * requested. Seeds are always fetched.
+   */
+  #ruleRefusal(url: string): string | null {
+    const rules = this.#admission.rules;
+    return rules.empty || this.#seeds.has(url) ? null : rules.refusal(url);
+  }
+
+  /** A stored page whose URL the rules now refuse is not revisited (a seed always may be). */
+  #revisitRefused(page: RevisitCandidate): boolean {
+    return this.#ruleRefusal(page.url) !== null;
   }
 
   /** Every admitted link goes to the strategy; a new queued URL joins its host's queue. */
@@ -845,7 +918,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         } else if (this.#robots.givenUp(host)) {
           this.#frontier.close(host, 'robots-blocked', this.#robots.unavailableReason(host));
         }
-        release(outcome.responseMs, this.#robots.awaitingRetry(host) ? this.settings.robotsRetryMs : 0);
+        const proxyOutage = outcome.kind === 'failure' && isProxyOutage(outcome.reason);
+        release(outcome.responseMs, proxyOutage ? PROXY_RETRY_MS : this.#robots.awaitingRetry(host) ? this.settings.robotsRetryMs : 0);
         return;
       }
       if (this.#robots.awaitingRetry(host)) return;
@@ -957,6 +1031,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       return;
     }
     const reason = failureReason(err);
+    if (isProxyOutage(reason)) {
+      // The proxy's failure, not the URL's: it waits for the proxy without using an attempt (a dead proxy pauses the crawl).
+      this.#urls.requeueKeepingAttempts(task.id, reason);
+      this.#frontier.reclaim(host, task.id);
+      release(responseMs, PROXY_RETRY_MS);
+      this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
+      return;
+    }
     if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
       this.#retry(host, task, reason, responseMs, release);
       return;
@@ -1123,7 +1205,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const started = Date.now();
     const url = `${host.origin}${folder}forager-probe-${randomBytes(8).toString('hex')}`;
     let signature: Simhash | null = null;
-    if (this.#robots.blockReason(host, url) === null) {
+    // A probe obeys robots.txt and the include and exclude rules as a page would; without one the host has no soft-404 signature.
+    if (this.#robots.blockReason(host, url) === null && this.#ruleRefusal(url) === null) {
       try {
         const result = await this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal));
         if (result.status === 200) {

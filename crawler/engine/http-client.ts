@@ -1,6 +1,7 @@
-import type { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.ts';
 import { createDispatcher } from '../net/dispatcher.ts';
+import { proxyRoutes } from '../net/proxy-config.ts';
 import { fetchPage, type BodySizeLimits, type FetchOptions, type FetchResult } from '../net/fetch-page.ts';
 import { documentTypeOfMime, documentTypesOf } from '../parse/documents/document-facts.ts';
 import type { SsrfPolicy } from '../net/ssrf-guard.ts';
@@ -13,21 +14,39 @@ import type { RobotsFetchOutcome } from './robots-gate.ts';
 /** RFC 9309 §2.3.1.2: follow at least five redirects for robots.txt. */
 const ROBOTS_MAX_REDIRECTS = 5;
 
-/** The settings HttpClient reads: the User-Agent, time-outs and size limits. */
+/** The settings HttpClient reads: the User-Agent, the proxy, time-outs and size limits. */
 export type HttpClientSettings = Pick<
   CrawlSettings,
-  'userAgent' | 'connectTimeoutMs' | 'headersTimeoutMs' | 'bodyIdleTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes' | 'maxDecodedBytes' | 'documents' | 'maxDocumentBytes'
+  'userAgent' | 'proxy' | 'connectTimeoutMs' | 'headersTimeoutMs' | 'bodyIdleTimeoutMs' | 'totalTimeoutMs' | 'maxBodyBytes' | 'maxDecodedBytes' | 'documents' | 'maxDocumentBytes'
 >;
 
-/** The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the kinds of fetch (pages, site resources, robots.txt). */
+/** What a request asks of the collection's cookie jar (net/cookie-jar.ts's SessionJar). */
+export interface RequestCookies {
+  cookieHeader(url: string): string | undefined;
+  storeSetCookies(url: string, rawHeaders: readonly (readonly [string, string])[]): void;
+}
+
+/**
+ * The crawler's HTTP side: one keep-alive dispatcher with the SSRF guard, and the kinds of fetch
+ * (pages, site resources, robots.txt). Every request, each redirect hop its own, sends the jar's
+ * cookies for its URL, and every answer's Set-Cookie goes to the jar.
+ */
 export class HttpClient {
-  readonly #dispatcher: Agent;
+  readonly #dispatcher: Dispatcher;
+  readonly #cookies: RequestCookies | undefined;
   readonly #pageOptions: FetchOptions;
   readonly #resourceOptions: FetchOptions;
   readonly #robotsOptions: FetchOptions;
 
-  constructor(settings: HttpClientSettings, policy: SsrfPolicy) {
-    this.#dispatcher = createDispatcher({ policy, connectTimeoutMs: settings.connectTimeoutMs });
+  /** `onProxyDown` hears of a proxy that fails every request (the proxy setting, or the environment's when it is ''). */
+  constructor(settings: HttpClientSettings, policy: SsrfPolicy, cookies?: RequestCookies, onProxyDown?: (error: FetchError) => void) {
+    this.#cookies = cookies;
+    this.#dispatcher = createDispatcher({
+      policy,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      proxy: proxyRoutes(settings.proxy),
+      ...(onProxyDown !== undefined && { onProxyDown }),
+    });
     const common = {
       dispatcher: this.#dispatcher,
       userAgent: settings.userAgent,
@@ -66,13 +85,13 @@ export class HttpClient {
    */
   fetchPage(url: string, signal: AbortSignal, kind: UrlKind = 'page', conditional?: Readonly<Record<string, string>>): Promise<FetchResult> {
     const options = kind === 'page' ? this.#pageOptions : this.#resourceOptions;
-    return fetchPage(url, conditional === undefined ? options : { ...options, extraHeaders: conditional }, signal);
+    return this.#fetch(url, conditional === undefined ? options : { ...options, extraHeaders: conditional }, signal);
   }
 
   /** Fetches origin/robots.txt, following redirects (each hop passes the SSRF guard at connect time). Never throws. */
   /** A script, stylesheet or API answer for a render: any content type, within the site-resource limits. */
   fetchSubresource(url: string, signal: AbortSignal): Promise<FetchResult> {
-    return fetchPage(url, this.#resourceOptions, signal);
+    return this.#fetch(url, this.#resourceOptions, signal);
   }
 
   async fetchRobots(origin: string, signal: AbortSignal): Promise<RobotsFetchOutcome> {
@@ -80,7 +99,7 @@ export class HttpClient {
     let url = `${origin}/robots.txt`;
     try {
       for (let hop = 0; ; hop++) {
-        const result = await fetchPage(url, this.#robotsOptions, signal);
+        const result = await this.#fetch(url, this.#robotsOptions, signal);
         const isRedirect = result.status >= 300 && result.status < 400 && result.location !== undefined;
         if (!isRedirect || hop === ROBOTS_MAX_REDIRECTS) {
           return { kind: 'response', status: result.status, body: result.body, responseMs: Date.now() - started };
@@ -90,6 +109,14 @@ export class HttpClient {
     } catch (err) {
       return { kind: 'failure', reason: err instanceof FetchError ? err.reason : 'error', responseMs: Date.now() - started };
     }
+  }
+
+  /** One request with the session's cookies for `url`; the cookies its answer sets are kept. */
+  async #fetch(url: string, options: FetchOptions, signal: AbortSignal): Promise<FetchResult> {
+    const cookie = this.#cookies?.cookieHeader(url);
+    const result = await fetchPage(url, cookie === undefined ? options : { ...options, extraHeaders: { ...options.extraHeaders, cookie } }, signal);
+    this.#cookies?.storeSetCookies(url, result.rawHeaders);
+    return result;
   }
 
   close(): Promise<void> {

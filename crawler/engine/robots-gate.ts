@@ -1,3 +1,4 @@
+import { isProxyOutage } from '../net/proxy-failure.ts';
 import { crawlDelaySeconds, isAllowed, productToken, robotsPolicyFromStatus, ROBOTS_MAX_BYTES } from '../robots/index.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import type { HostRow, HostStore } from '../store/host-store.ts';
@@ -88,6 +89,8 @@ export class RobotsGate {
   /** Fetches robots.txt for the host and records the verdict. Returns the fetch outcome (its time counts for politeness). */
   async refresh(host: HostState): Promise<RobotsFetchOutcome> {
     const outcome = await this.#fetch(host.origin);
+    // The proxy failed, or the crawl cancelled the fetch, not the host: robots.txt stays as it was and is asked for again, no attempt counted.
+    if (outcome.kind === 'failure' && (isProxyOutage(outcome.reason) || outcome.reason === 'aborted')) return outcome;
     const now = Date.now();
     const previousFailures = host.robots.kind === 'disallow-all' ? host.robots.failures : 0;
     const status = outcome.kind === 'response' ? outcome.status : UNREACHABLE_STATUS;

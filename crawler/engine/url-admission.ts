@@ -9,6 +9,7 @@ import { tryCanonicalize } from '../url/canonical.ts';
 import { fingerprint } from '../url/fingerprint.ts';
 import type { Scope } from '../url/scope.ts';
 import { detectTrap } from '../url/traps.ts';
+import { UrlRules, type RuleRefusal } from '../url/url-rules.ts';
 
 /** Where a discovered link came from. */
 export interface Discovery {
@@ -18,7 +19,7 @@ export interface Discovery {
   anchor: string;
   /** Words around the anchor on the page (empty for seeds, redirects and hints). */
   context: string;
-  /** Seeds define the scope, so they skip the scope and trap tests. */
+  /** Seeds define the scope, so they skip the scope, trap and include/exclude tests. */
   isSeed: boolean;
   /** What the discoverer says the URL holds (a sitemap, a search index); default an ordinary page. */
   kind?: UrlKind;
@@ -47,14 +48,16 @@ export interface AdmissionHooks {
 }
 
 /** The settings UrlAdmission reads (scope is given built, as a Scope). */
-export type AdmissionSettings = Pick<CrawlSettings, 'maxUrlLength' | 'maxDepth'>;
+export type AdmissionSettings = Pick<CrawlSettings, 'maxUrlLength' | 'maxDepth' | 'include' | 'exclude'>;
 
 export const MAX_REDIRECTS = 5;
 
 /**
  * The seen test and the gate into the frontier. Every discovered URL is canonicalised,
  * fingerprinted and looked up (CLOCK cache first, then the unique index). A new URL is
- * stored once, either queued or with the reason it will not be fetched.
+ * stored once, either queued or with the reason it will not be fetched: out of scope,
+ * refused by an include or exclude rule (`rule:exclude`, `rule:not-included`), too deep, a
+ * trap, another partition's, or robots-blocked.
  */
 export class UrlAdmission {
   readonly cache: ClockCache;
@@ -62,6 +65,8 @@ export class UrlAdmission {
   readonly #urls: UrlStore;
   readonly #hosts: HostStore;
   readonly #scope: Scope;
+  /** The include and exclude rules, compiled once; the engine reads them too (URLs queued before they changed). */
+  readonly rules: UrlRules;
   readonly #hooks: AdmissionHooks;
   /** URL ids that are site resources, read from the store on first use: a few per site. */
   #resourceKinds: Map<number, UrlKind> | undefined;
@@ -77,6 +82,7 @@ export class UrlAdmission {
     this.#urls = stores.urls;
     this.#hosts = stores.hosts;
     this.#scope = scope;
+    this.rules = new UrlRules(settings);
     this.#hooks = hooks;
     this.cache = new ClockCache(cacheSize);
   }
@@ -130,7 +136,8 @@ export class UrlAdmission {
   #classify(parsed: URL, url: string, hostId: number, origin: string, from: Discovery, elsewhere: string | null): { state: UrlStateValue; reason: string | null } {
     if (from.redirects > MAX_REDIRECTS) return { state: UrlState.skipped, reason: 'redirect:too-many' };
     if (!from.isSeed) {
-      if (!this.#scope.allows(parsed)) return { state: UrlState.skipped, reason: 'scope' };
+      const gated = gateRefusal(parsed, url, this.#scope, this.rules);
+      if (gated !== null) return { state: UrlState.skipped, reason: gated };
       if (from.depth > this.#settings.maxDepth) return { state: UrlState.skipped, reason: 'depth' };
       const trap = detectTrap(parsed, { maxUrlLength: this.#settings.maxUrlLength });
       if (trap !== null) return { state: UrlState.skipped, reason: trap };
@@ -140,6 +147,16 @@ export class UrlAdmission {
     if (blocked !== null) return { state: UrlState.robotsBlocked, reason: blocked };
     return { state: UrlState.queued, reason: null };
   }
+}
+
+/**
+ * The user's gate on a URL that is not a seed: the scope, then the include and exclude
+ * rules. The reason it refuses the canonical URL, or null. The New crawl form's live check
+ * (url-check.ts) asks this very function.
+ */
+export function gateRefusal(parsed: URL, url: string, scope: Scope, rules: UrlRules): 'scope' | RuleRefusal | null {
+  if (!scope.allows(parsed)) return 'scope';
+  return rules.refusal(url);
 }
 
 /** The origin of a canonical URL, which always has the form scheme://authority/path. */

@@ -7,6 +7,7 @@ import type { ReadonlyDb } from '../store/database.ts';
 import { URL_STATE_NAMES, type UrlStateValue } from '../store/url-state.ts';
 import { findUrlId } from './find-url.ts';
 import { documentTypesOf } from '../parse/documents/document-facts.ts';
+import { describeRuleRefusal, UrlRules } from '../url/url-rules.ts';
 
 export interface ParentLink {
   url: string;
@@ -21,6 +22,11 @@ export interface UrlExplanation {
   state: string;
   reason: string | null;
   depth: number;
+  /**
+   * The include or exclude rule that refuses the URL under the collection's rules, in the
+   * command line's words (`excluded by --exclude "**\/*.zip"`), or null when they admit it (seeds always).
+   */
+  rule: string | null;
   strategy: string;
   priority: number;
   signals: SignalExplanation[];
@@ -56,6 +62,7 @@ export function explainUrl(db: ReadonlyDb, settings: CrawlSettings, rawUrl: stri
     state: URL_STATE_NAMES[row.state],
     reason: row.reason,
     depth: row.depth,
+    rule: ruleRefusing(settings, row.url),
     strategy: strategy.name,
     priority: why.priority,
     signals: why.signals,
@@ -72,6 +79,12 @@ export function explainUrl(db: ReadonlyDb, settings: CrawlSettings, rawUrl: stri
         ? null
         : { relevance: page.relevance, hot: page.hot === 1, label: page.relevant === null ? null : page.relevant === 1 ? 'relevant' : 'irrelevant' },
   };
+}
+
+function ruleRefusing(settings: CrawlSettings, url: string): string | null {
+  if (settings.seeds.includes(url)) return null;
+  const verdict = new UrlRules(settings).judge(url);
+  return verdict.admitted ? null : describeRuleRefusal(verdict);
 }
 
 /** Breadth-first over in-links, up to three links back, to the nearest fetched hot page. */

@@ -632,17 +632,22 @@ interface SendHeadersMessage {
 }
 
 const pendingTaps = new Map<string, SocketTap[]>();
+const ABSOLUTE_FORM = /^https?:\/\//i;
+const PROXY_AUTHORIZATION_LINE = /^proxy-authorization:[^\r\n]*\r\n/gim;
 let tapSubscribed = false;
 
 function onSendHeaders(message: unknown): void {
   const { request, headers, socket } = message as SendHeadersMessage;
   if (request === undefined) return;
-  const waiting = pendingTaps.get(`${String(request.origin)}${String(request.path)}`);
+  // A request sent to an HTTP proxy in absolute form names its target's URL as its path.
+  const path = String(request.path);
+  const waiting = pendingTaps.get(ABSOLUTE_FORM.test(path) ? path : `${String(request.origin)}${path}`);
   if (waiting === undefined) return;
   for (const tap of waiting) {
     if (tap.written) continue;
     tap.written = true;
-    if (typeof headers === 'string') tap.requestHeaders = headers;
+    // The proxy's credentials are the crawl's secret, not part of the request the target saw.
+    if (typeof headers === 'string') tap.requestHeaders = headers.replace(PROXY_AUTHORIZATION_LINE, '');
     const address = socket?.remoteAddress;
     if (address !== undefined) tap.remoteAddress = address;
     return;

@@ -102,6 +102,29 @@ export class SsrfGuard {
     throw new FetchError('dns', `no ${family === undefined ? '' : `IPv${family} `}address for ${hostname}`, { host: hostname, code: 'ENOTFOUND' }, { retryable: true });
   }
 
+  /**
+   * For a target a proxy will resolve (an HTTP proxy, socks5h): throws FetchError
+   * 'ssrf:blocked' when the host is an IP literal the policy refuses, or a name that resolves
+   * here to any refused address (the proxy may pick any of them). A name that does not
+   * resolve here is left to the proxy, whose network may know it.
+   */
+  async checkProxiedTarget(hostname: string): Promise<void> {
+    const literal = this.checkIpLiteral(hostname);
+    if (literal !== undefined) throw literal;
+    if (classifyAddress(hostname) !== undefined || this.isExempt(hostname)) return;
+    let resolved: readonly LookupAddress[];
+    try {
+      resolved = await this.#resolveCached(hostname);
+    } catch {
+      return;
+    }
+    const refused = resolved.flatMap((entry) => {
+      const kind = classifyAddress(entry.address) ?? 'reserved';
+      return kind === 'public' ? [] : [{ address: entry.address, kind }];
+    });
+    if (refused.length > 0) throw blockedError(hostname, refused);
+  }
+
   /** A drop-in for net.connect's `lookup` option that only ever yields allowed addresses. */
   readonly lookup: LookupFunction = (hostname, options, callback) => {
     this.allowedAddresses(hostname, requestedFamily(options)).then(

@@ -31,6 +31,14 @@ export interface CollectionInfo {
   crawl: CrawlState;
   /** Why the file cannot be used (corrupt, not a collection, newer schema), in words; null when it is fine. */
   problem: string | null;
+  /** The logged-in session the collection holds (its cookie jar, never a value), or null when it holds none. */
+  session: SessionInfo | null;
+}
+
+/** A collection's cookie jar as the app shows it: how many cookies, for which domains. */
+export interface SessionInfo {
+  cookies: number;
+  domains: string[];
 }
 
 export type CrawlState = 'idle' | 'running' | 'paused' | 'stopping';
@@ -49,6 +57,32 @@ export interface NewCollectionInput extends Pick<CrawlSettings, 'query' | 'seeds
 
 export interface CollectionRef {
   collection: string;
+}
+
+/** The New crawl form's live check of its include and exclude rules: would this URL be crawled? */
+export interface UrlRulesCheckInput extends Pick<CrawlSettings, 'seeds' | 'scope' | 'include' | 'exclude'> {
+  /** The URL to judge as a link found in the crawl; '' to check only the patterns. */
+  url: string;
+}
+
+/** A pattern the crawl would refuse, with why. */
+export interface UrlPatternProblem {
+  list: 'include' | 'exclude';
+  pattern: string;
+  why: string;
+}
+
+/** What the crawl would do with a URL found on a page, by the seeds, the scope and the rules (robots.txt and depth are judged while crawling). */
+export type UrlRulesVerdict =
+  | { crawled: true; url: string; why: 'seed' | 'admitted' }
+  | { crawled: false; url: string; why: 'invalid-url' | 'no-seeds' | 'scope'; detail: string }
+  | { crawled: false; url: string; why: 'rule:exclude'; pattern: string }
+  | { crawled: false; url: string; why: 'rule:not-included'; includes: number };
+
+export interface UrlRulesCheck {
+  problems: UrlPatternProblem[];
+  /** null when no URL was given, or while a pattern cannot be used. */
+  verdict: UrlRulesVerdict | null;
 }
 
 /** A crawl's figures as the dashboard shows them: the engine's stats less its diagnostics. */
@@ -80,6 +114,9 @@ export interface CrawlProblem {
 /** How lastOutcome starts when a run paused because the collection could not be written; the reason follows. */
 export const STORE_ERROR_OUTCOME = 'store-error: ';
 
+/** How lastOutcome starts when a run paused because its proxy failed every request; the message (naming the proxy, its password masked) follows. */
+export const PROXY_UNREACHABLE_OUTCOME = 'proxy-unreachable: ';
+
 /** A refresh: stored pages revisited with conditional requests, new versions kept, pages found gone marked. */
 export interface RefreshInfo {
   /** ISO time the refresh began (a stopped refresh started again goes on from there). */
@@ -95,7 +132,7 @@ export interface CrawlStatus {
   state: CrawlState;
   /** The refresh running now, or the last run's when it was a refresh; null for a crawl. */
   refresh: RefreshInfo | null;
-  /** Why the last run ended, when it did ('budget', 'exhausted', 'stopped', STORE_ERROR_OUTCOME + reason, or an error message). */
+  /** Why the last run ended, when it did ('budget', 'exhausted', 'stopped', STORE_ERROR_OUTCOME or PROXY_UNREACHABLE_OUTCOME + reason, or an error message). */
   lastOutcome: string | null;
   maxPages: number;
   figures: CrawlFigures;
@@ -425,7 +462,11 @@ export interface ForagerApi {
   info(): Promise<ServiceInfo>;
   listCollections(): Promise<CollectionInfo[]>;
   createCollection(input: NewCollectionInput): Promise<CollectionInfo>;
+  /** Checks the New crawl form's include and exclude patterns, and judges one URL by them as the crawl would. */
+  checkUrlRules(input: UrlRulesCheckInput): Promise<UrlRulesCheck>;
   deleteCollection(input: CollectionRef): Promise<void>;
+  /** Forgets the collection's logged-in session (its whole cookie jar); refused while it crawls. */
+  forgetSession(input: CollectionRef): Promise<CollectionInfo>;
 
   startCrawl(input: CollectionRef & { maxPages?: number }): Promise<CrawlStatus>;
   /** Revisits the collection's stored pages (all hosts, or one), keeping new versions; its status shows the revisits' outcomes. */

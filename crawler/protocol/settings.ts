@@ -475,6 +475,8 @@ export const NEW_CRAWL_SETTINGS = [
   'revisitAfter',
   'documents',
   'maxDocumentBytes',
+  'include',
+  'exclude',
 ] as const satisfies readonly SettingKey[];
 
 export type NewCrawlSettingKey = (typeof NEW_CRAWL_SETTINGS)[number];
@@ -505,4 +507,7 @@ export const NEW_CRAWL_INPUT_BOUNDS = {
   seedLength: 4_096,
   strategyLength: 40,
   hotPredicateLength: 2_000,
+  /** Include or exclude patterns, each list (protocol/url-pattern.ts reads one). */
+  patternCount: 100,
+  patternLength: 1_000,
 } as const;

@@ -19,6 +19,10 @@ const LAUNCH_ARGS = [
   // Every request a page makes is answered by Forager (page-renderer.ts); anything that slips
   // past would go to a proxy that does not exist, loopback included, so nothing reaches the network.
   '--proxy-bypass-list=<-loopback>',
+  // Nor does anything reach DNS (a <link rel=dns-prefetch> or preconnect would resolve a name
+  // here, beside the crawl's proxy) or UDP (WebRTC's STUN, which no HTTP proxy carries).
+  '--host-resolver-rules=MAP * ~NOTFOUND',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 export interface BrowserPoolOptions {

@@ -7,7 +7,7 @@ import type { Db } from '../store/database.ts';
 import type { WriterLock } from '../store/writer-lock.ts';
 import { storeErrorOf } from '../store/store-error.ts';
 import {
-  STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity, type RefreshInfo, type RevisitCounts,
+  PROXY_UNREACHABLE_OUTCOME, STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type CrawlStatus, type FrontierItem, type HarvestPoint, type HostActivity, type RefreshInfo, type RevisitCounts,
 } from '../protocol/api.ts';
 
 const MAX_PROBLEMS = 50;
@@ -127,6 +127,7 @@ export class CrawlSession {
   /** The outcome in words; a refresh that ran to its end is over in the collection too (a stopped one goes on next time). */
   #afterRun(outcome: RunOutcome, engine: CrawlEngine): string {
     if (outcome === 'store-error') return `${STORE_ERROR_OUTCOME}${engine.storeError?.message ?? 'unknown'}`;
+    if (outcome === 'proxy-unreachable') return `${PROXY_UNREACHABLE_OUTCOME}${engine.proxyError?.message ?? 'unknown'}`;
     if (this.#refresh === undefined) return outcome;
     try {
       finishRefresh(this.#db, outcome);

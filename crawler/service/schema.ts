@@ -35,6 +35,8 @@ const noInput = z.union([z.undefined(), z.strictObject({})]);
  * for the transport; `name` and `start` are the service's own.
  */
 const settings = crawlSettingsSchema.shape;
+/** Include or exclude patterns as the form sends them; what each may be is checked by the crawler (url-rules.ts). */
+const urlPatterns = z.array(z.string().max(BOUNDS.patternLength)).max(BOUNDS.patternCount);
 const newCollection = z.strictObject({
   name: z.string().min(1).max(BOUNDS.nameLength).optional(),
   query: settings.query.min(1).max(BOUNDS.queryLength),
@@ -42,6 +44,8 @@ const newCollection = z.strictObject({
   ...optionalSettingFields(NEW_CRAWL_SETTINGS),
   strategy: settings.strategy.unwrap().min(1).max(BOUNDS.strategyLength).optional(),
   hotPredicate: settings.hotPredicate.unwrap().unwrap().max(BOUNDS.hotPredicateLength).nullable().optional(),
+  include: urlPatterns.optional(),
+  exclude: urlPatterns.optional(),
   start: z.boolean().optional(),
 }) satisfies z.ZodType<NewCollectionInput>;
 
@@ -49,7 +53,15 @@ export const INPUT_SCHEMAS = {
   info: noInput,
   listCollections: noInput,
   createCollection: newCollection,
+  checkUrlRules: z.strictObject({
+    seeds: z.array(z.string().max(BOUNDS.seedLength)).max(BOUNDS.seedCount),
+    scope: settings.scope.unwrap(),
+    include: urlPatterns,
+    exclude: urlPatterns,
+    url: z.string().max(BOUNDS.seedLength),
+  }),
   deleteCollection: collectionRef,
+  forgetSession: collectionRef,
   startCrawl: z.strictObject({ collection, ...optionalSettingFields(['maxPages']) }),
   pauseCrawl: collectionRef,
   resumeCrawl: collectionRef,

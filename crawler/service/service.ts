@@ -9,6 +9,7 @@ import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-e
 import { runLab as replayLab } from '../lab/run-lab.ts';
 import type { RefreshRun } from '../engine/engine.ts';
 import { startRefresh } from '../engine/refresh-run.ts';
+import { checkUrlRules } from '../engine/url-check.ts';
 import { collectionHosts } from '../library/host-rows.ts';
 import { setLabel } from '../library/labels.ts';
 import { documentFactsOf, documentFile, documentReading } from '../library/document-rows.ts';
@@ -22,12 +23,14 @@ import { DEFAULT_SETTINGS, FORAGER_VERSION, NEW_CRAWL_SETTINGS, withHostRenderMo
 import { canonicalSeeds, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
+import { clearCookies, storedSession } from '../store/cookie-store.ts';
 import { WriterLock } from '../store/writer-lock.ts';
 import type {
   ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, DocumentContent, DocumentType, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
   LabInput, LabReport, HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, PageVersions, PageVersionsInput,
   RefreshInput, SearchInput, SearchResult, ServiceEvent, ServiceInfo, VersionDiff, VersionDiffInput,
 } from '../protocol/api.ts';
+import type { SessionInfo, UrlRulesCheck, UrlRulesCheckInput } from '../protocol/api.ts';
 import { MARK_END, MARK_START, MAX_SHOWN_DOCUMENT_BYTES } from '../protocol/api.ts';
 import { ClusterWatch, type ClusterTarget } from './cluster-watch.ts';
 import { CollectionFiles } from './collection-files.ts';
@@ -151,6 +154,10 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     return this.#describe(id);
   }
 
+  async checkUrlRules(input: UrlRulesCheckInput): Promise<UrlRulesCheck> {
+    return checkUrlRules(input);
+  }
+
   async deleteCollection(input: CollectionRef): Promise<void> {
     const session = this.#sessions.get(input.collection);
     if (session !== undefined && session.state !== 'idle') throw new UsageError('this collection is crawling; stop the crawl before deleting it', { collection: input.collection });
@@ -165,6 +172,20 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
       lock.release();
     }
     this.#pushCollections();
+  }
+
+  async forgetSession(input: CollectionRef): Promise<CollectionInfo> {
+    // A running crawl holds the jar in memory and would go on sending it: the session is forgotten between crawls.
+    if (this.#crawling(input.collection)) throw new UsageError('this collection is crawling; stop the crawl before forgetting its session', { collection: input.collection });
+    const db = this.database(input.collection);
+    const lock = this.#lock(input.collection);
+    try {
+      clearCookies(db);
+    } finally {
+      lock.release();
+    }
+    this.#pushCollections();
+    return this.#describe(input.collection);
   }
 
   async startCrawl(input: CollectionRef & { maxPages?: number }): Promise<CrawlStatus> {
@@ -455,12 +476,13 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
         lastCrawledAt: isoOrNull(summary.lastCrawledAt),
         crawl: this.#sessions.get(id)?.state ?? 'idle',
         problem: null,
+        session: sessionInfo(db),
       };
     } catch (err) {
       // A damaged file is listed with its problem beside the healthy ones, never in their way.
       const problem = err instanceof CollectionError ? err.message : storeErrorOf(err)?.message;
       if (problem === undefined) throw err;
-      return { id, query: null, seeds: [], pages: 0, hot: 0, bytesOnDisk, createdAt: null, lastCrawledAt: null, crawl: 'idle', problem };
+      return { id, query: null, seeds: [], pages: 0, hot: 0, bytesOnDisk, createdAt: null, lastCrawledAt: null, crawl: 'idle', problem, session: null };
     }
   }
 
@@ -479,6 +501,12 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   #emit(event: ServiceEvent): void {
     this.emit('event', event);
   }
+}
+
+/** The collection's session as the app shows it; null without one. */
+function sessionInfo(db: ReadonlyDb): SessionInfo | null {
+  const summary = storedSession(db).summary();
+  return summary.cookies === 0 ? null : summary;
 }
 
 function sizeIfExists(path: string): number {

@@ -242,6 +242,15 @@ export const MIGRATIONS: readonly string[] = [
     metadata    TEXT NOT NULL          -- JSON object of the document's own metadata (title, author, created…)
   );
   `,
+  /* 10: the collection's cookie jar (a logged-in session): it never leaves the collection */ `
+  CREATE TABLE cookies (
+    domain     TEXT NOT NULL,   -- as RFC 6265 stores it: lowercased, no leading dot
+    path       TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    cookie     TEXT NOT NULL,   -- tough-cookie's JSON of the cookie, its value included
+    PRIMARY KEY (domain, path, name)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,7 @@ import { UrlState } from './url-state.ts';
 /** A stored page that may be revisited, with what the revisit policy reads. */
 export interface RevisitCandidate {
   urlId: number;
+  url: string;
   hostId: number;
   origin: string;
   /** urls.kind: 0 for a page, else a site resource. */
@@ -18,7 +19,7 @@ export interface RevisitCandidate {
 
 /** The URL states a stored page's URL may be revisited from: fetched, or failed with a response (a 5xx that ran out of retries). */
 const REVISITABLE = `u.state IN (${UrlState.fetched}, ${UrlState.failed})`;
-const CANDIDATE_COLUMNS = `u.id AS urlId, u.host_id AS hostId, h.origin, u.kind, coalesce(p.first_fetched_at, p.fetched_at) AS firstFetchedAt,
+const CANDIDATE_COLUMNS = `u.id AS urlId, u.url, u.host_id AS hostId, h.origin, u.kind, coalesce(p.first_fetched_at, p.fetched_at) AS firstFetchedAt,
   coalesce(p.checked_at, p.fetched_at) AS checkedAt, p.revisit_count AS revisits, p.change_count AS changes, p.relevance, p.hot`;
 
 /**
@@ -31,6 +32,7 @@ export class RevisitStore {
   readonly #waiting;
   readonly #queue;
   readonly #unqueue;
+  readonly #unqueueOne;
   readonly #nextDue;
   readonly #totals;
 
@@ -46,6 +48,7 @@ export class RevisitStore {
     this.#unqueue = db.prepare(
       `UPDATE urls SET state = ${UrlState.fetched} WHERE state = ${UrlState.queued} AND id IN (SELECT url_id FROM pages)`,
     );
+    this.#unqueueOne = db.prepare(`UPDATE urls SET state = ${UrlState.fetched} WHERE id = ? AND state = ${UrlState.queued} AND id IN (SELECT url_id FROM pages)`);
     this.#nextDue = db.prepare(`SELECT min(coalesce(p.checked_at, p.fetched_at)) FROM pages p JOIN urls u ON u.id = p.url_id WHERE ${REVISITABLE}`).pluck();
     this.#totals = db.prepare(
       `SELECT coalesce(sum(revisit_count), 0) AS checks, coalesce(sum(change_count), 0) AS changes,
@@ -77,6 +80,11 @@ export class RevisitStore {
   /** Revisits a refresh did not make go back to being fetched pages. Returns how many. */
   unqueueAll(): number {
     return this.#unqueue.run().changes;
+  }
+
+  /** One page's waiting revisit is called off (an exclude rule now refuses its URL). The caller keeps the URL store's tally right. */
+  unqueue(urlId: number): void {
+    this.#unqueueOne.run(urlId);
   }
 
   /** When the page checked longest ago was checked, or undefined without revisitable pages. */

@@ -168,6 +168,11 @@ export class UrlStore {
     this.#transition(id, UrlState.inflight, UrlState.queued, null);
   }
 
+  /** In flight → queued after a failure that was not the URL's (its proxy's): the reason is kept, no attempt counted. */
+  requeueKeepingAttempts(id: number, reason: string): void {
+    this.#transition(id, UrlState.inflight, UrlState.queued, reason);
+  }
+
   /** In flight → queued after a transient failure, counting the attempt. */
   requeueAfterFailure(id: number, reason: string): void {
     this.#requeue.run(reason, id);

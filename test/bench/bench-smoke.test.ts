@@ -44,6 +44,7 @@ interface SmokeEntry {
 /** One entry per `bench…` script of package.json: the coverage test below fails on a missing or stale one. */
 const SMOKES: Record<string, SmokeEntry> = {
   bench: { args: ['--smoke'], needs: [NGINX, GIT_DOC], peer: 'Crawlee CheerioCrawler' },
+  'bench:rules': { args: ['--smoke'], needs: [NGINX, GIT_DOC], peer: 'forager crawl without rules' },
   'bench:seen': { args: ['--smoke'], needs: [], peer: 'Crawlee RequestQueue' },
   'bench:focus': { args: ['--smoke'], needs: [NGINX, GIT_DOC, SQLITE_DOC], peer: 'naive and bfs replays' },
   'bench:lab': { args: ['--smoke'], needs: [], peer: null },

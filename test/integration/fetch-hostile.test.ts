@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LookupAddress } from 'node:dns';
-import type { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { FetchError } from '../../crawler/errors.ts';
 import { createDispatcher } from '../../crawler/net/dispatcher.ts';
 import { fetchPage, FETCH_FAILURE_REASONS, releaseBody } from '../../crawler/net/fetch-page.ts';
@@ -59,7 +59,7 @@ function resolverFor(table: Record<string, string[]>, calls: string[] = []): Hos
 
 describe('fetchPage against a hostile server', () => {
   let server: HostileServer;
-  let dispatcher: Agent;
+  let dispatcher: Dispatcher;
   let base: FetchOptions;
 
   before(async () => {

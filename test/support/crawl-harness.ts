@@ -23,6 +23,8 @@ export function testSettings(seeds: string[], overrides: Partial<CrawlSettings> 
     maxRetries: 1,
     // Tests count the requests a crawl makes; the soft-404 probe (one more per host) is tested on its own.
     probeSoft404: false,
+    // The tests' loopback sites are reached direct, whatever proxy the environment names.
+    proxy: 'none',
     // A test that renders, or fetches page requisites, says so: without them, request counts are exact.
     render: 'never',
     requisites: 'none',

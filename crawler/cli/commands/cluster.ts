@@ -9,6 +9,7 @@ import { connectForCommand, connectForWorker, isRedisFailure, redactRedis, redis
 import { ClusterError, UsageError } from '../../errors.ts';
 import { DEFAULT_SETTINGS } from '../../protocol/settings.ts';
 import { canonicalSeeds } from '../../settings.ts';
+import { readCookiesTxt } from '../../net/cookies-txt.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { applyFlags, CRAWL_OPTIONS, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
 import { writeErr, writeOut } from '../terminal-text.ts';
@@ -75,7 +76,9 @@ async function createCommand(argv: string[]): Promise<number> {
   const settings = applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, values);
   // Shards would revisit, but merge does not carry versions yet, and a cluster that never idles never finishes.
   if (settings.revisitAfter !== '') throw new UsageError('cluster create: a cluster does not revisit pages yet; refresh the merged collection with forager refresh', { option: 'revisit-after' });
-  await withRedis(redisUrl, 'creating the cluster', (redis) => createCluster(redis, name, settings, leaseMs));
+  const cookiesFile = stringFlag(values, 'cookies');
+  const cookies = cookiesFile === undefined ? [] : readCookiesTxt(cookiesFile);
+  await withRedis(redisUrl, 'creating the cluster', (redis) => createCluster(redis, name, settings, leaseMs, cookies));
   // say() masks the URL's password.
   say(redisUrl, `cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
   return 0;

@@ -6,20 +6,23 @@ import { DEFAULT_SETTINGS, type CrawlSettings } from '../../protocol/settings.ts
 import { canonicalSeeds, validateSettings } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
+import { readCookiesTxt } from '../../net/cookies-txt.ts';
+import { importCookies } from '../../store/cookie-store.ts';
 import { withWriterLock } from '../../store/writer-lock.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { applyFlags, booleanFlag, parseCrawlArgs, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
 import { ProgressBar } from '../progress.ts';
+import { readSeedsFile } from '../seeds-file.ts';
 
 /** Who writes, as a second writer is told. */
 const CRAWL_WRITER = 'forager crawl (command line)';
 
-function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
+function settingsForCrawl(db: Db, f: CrawlFlags, fileSeeds: readonly string[]): CrawlSettings {
   const stored = loadSettings(db);
-  const seeds = canonicalSeeds(stringsFlag(f, 'seed') ?? []);
+  const seeds = [...new Set([...canonicalSeeds(stringsFlag(f, 'seed') ?? []), ...fileSeeds])];
   if (stored === undefined) {
     const query = requireOption('crawl', 'query', stringFlag(f, 'query'));
-    if (seeds.length === 0) throw new UsageError('crawl: at least one --seed URL is required', { option: 'seed' });
+    if (seeds.length === 0) throw new UsageError('crawl: at least one --seed URL (or a --seeds-file) is required', { option: 'seed' });
     return applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, f);
   }
   const query = stringFlag(f, 'query');
@@ -32,13 +35,19 @@ function settingsForCrawl(db: Db, f: CrawlFlags): CrawlSettings {
 export async function crawlCommand(argv: string[]): Promise<number> {
   const values = parseCrawlArgs(argv);
   const dbPath = requireOption('crawl', 'db', stringFlag(values, 'db'));
+  // Both files are read before the collection is opened: a bad line in either leaves no collection behind.
+  const seedsFile = stringFlag(values, 'seeds-file');
+  const fileSeeds = seedsFile === undefined ? [] : readSeedsFile(seedsFile);
+  const cookiesFile = stringFlag(values, 'cookies');
+  const cookies = cookiesFile === undefined ? [] : readCookiesTxt(cookiesFile);
   return withWriterLock(dbPath, CRAWL_WRITER, async () => {
     const isNew = !existsSync(dbPath);
     const db = openCollection(dbPath, { create: true });
     let settings: CrawlSettings;
     try {
-      settings = settingsForCrawl(db, values);
+      settings = settingsForCrawl(db, values, fileSeeds);
       saveSettings(db, settings);
+      importCookies(db, cookies);
     } catch (err) {
       db.close();
       // A crawl refused for its arguments must not leave an empty collection behind.
@@ -58,6 +67,8 @@ const RESUME_OPTIONS = {
   'max-pages': { type: 'string' },
   /** Never stored by an import: the user says it again for the collection in hand. */
   'allow-private': { type: 'boolean' },
+  /** Another proxy (or `none`) for the rest of the crawl, e.g. after one paused it. */
+  proxy: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -70,7 +81,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     try {
       const stored = loadSettings(db);
       if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
-      const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
+      const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages, allowPrivate: values['allow-private'] ?? stored.allowPrivate, proxy: values.proxy ?? stored.proxy });
       saveSettings(db, settings);
       return await runEngine(db, dbPath, settings, values.json ?? false, { writer: 'forager resume (command line)', lockFile: false });
     } finally {
@@ -123,17 +134,24 @@ export async function runEngine(
     process.stderr.write(`forager: crawl paused: ${engine.storeError.message}. Nothing was lost; once the collection can be written again, run: forager resume --db ${dbPath}\n`);
     return STORE_ERROR_EXIT;
   }
+  if (engine.proxyError !== undefined) {
+    process.stderr.write(`forager: crawl paused: ${engine.proxyError.message}. Its URLs stay queued; once the proxy answers again (or with another --proxy), run: forager resume --db ${dbPath}\n`);
+    return PROXY_UNREACHABLE_EXIT;
+  }
   return 0;
 }
 
 /** The exit code of a crawl that paused because its collection could not be written. */
 const STORE_ERROR_EXIT = 3;
+/** The exit code of a crawl that paused because its proxy failed every request. */
+const PROXY_UNREACHABLE_EXIT = 4;
 
 const OUTCOME_WORDS: Record<RunOutcome, string> = {
   budget: 'page budget reached',
   exhausted: 'frontier empty: nothing left to fetch in scope',
   stopped: 'paused',
   'store-error': 'paused: the collection could not be written',
+  'proxy-unreachable': 'paused: the proxy failed every request',
 };
 
 function report(dbPath: string, outcome: RunOutcome, stats: CrawlStats, json: boolean, refresh: boolean): void {

@@ -52,6 +52,7 @@ export function explainCommand(argv: string[]): number {
     }
     const lines = [
       `${why.url}  (${why.state}${why.reason ? `: ${why.reason}` : ''}, depth ${why.depth})`,
+      ...(why.rule === null ? [] : [`rule: ${why.rule}`]),
       `priority ${why.priority.toFixed(4)} under ${why.strategy}`,
       ...why.signals.map((s) => `  ${s.name.padEnd(22)} value ${s.value.toFixed(4)}  contributes ${s.contribution.toFixed(4)}${s.note ? `  (${s.note})` : ''}`),
       `hot distance: ${why.hotDistance ?? '≥ 4 or unknown'}`,

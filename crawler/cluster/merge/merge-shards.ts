@@ -4,6 +4,7 @@ import { MergedCollection } from './merged-collection.ts';
 import { mergeHosts } from './merge-hosts.ts';
 import { mergePages } from './merge-pages.ts';
 import { mergeLabels, mergeRuns, mergeSubresources } from './merge-records.ts';
+import { mergeCookies } from './merge-cookies.ts';
 import { checkSameCrawl, copySettings } from './merge-settings.ts';
 import { mergeUrls } from './merge-urls.ts';
 import { checkOutPath, placeMerged, removeCollectionFiles, temporaryPath } from './out-file.ts';
@@ -74,6 +75,7 @@ export function mergeShards(dir: string, out: string, options: MergeOptions = {}
     mergeLabels(shards, urls.urlIds, merged);
     mergeSubresources(shards, merged);
     mergeRuns(shards, merged);
+    mergeCookies(shards, merged);
     merged.finish();
     indexes.rebuild();
     const summary: MergeSummary = {

@@ -5,6 +5,7 @@
  */
 import { FETCH_DEFAULTS } from '../../net/fetch-page.ts';
 import type { ArchiveRow } from './archive-rows.ts';
+import { withoutPrivateHeaderLines, withoutPrivateHeaders } from '../private-headers.ts';
 
 /** The crawler sends this Accept-Encoding (crawler/net/fetch-page.ts); used to rebuild requests stored before schema 2. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
@@ -16,18 +17,18 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
  */
 export const ORIGINAL_TRANSFER_ENCODING = 'X-Forager-Transfer-Encoding';
 
-/** Status line, headers as received (Transfer-Encoding renamed), and the empty line. */
+/** Status line, headers as received (Transfer-Encoding renamed, a session's and credentials' left out), and the empty line. */
 export function responseHead(row: Pick<ArchiveRow, 'httpVersion' | 'statusText' | 'headers'>, status: number): Buffer {
   let head = `HTTP/${row.httpVersion ?? '1.1'} ${status} ${row.statusText ?? ''}\r\n`;
-  for (const [name, value] of row.headers) {
+  for (const [name, value] of withoutPrivateHeaders(row.headers)) {
     head += `${name.toLowerCase() === 'transfer-encoding' ? ORIGINAL_TRANSFER_ENCODING : name}: ${value}\r\n`;
   }
   return Buffer.from(`${head}\r\n`, 'latin1');
 }
 
-/** The request as sent, or for older pages the request the crawler would have sent. */
+/** The request as sent (its cookies and credentials left out), or for older pages the request the crawler would have sent. */
 export function requestHead(row: Pick<ArchiveRow, 'requestHead'>, url: string, userAgent: string): Buffer {
-  return Buffer.from(`${row.requestHead ?? rebuiltRequest(url, userAgent)}\r\n`, 'latin1');
+  return Buffer.from(`${row.requestHead === null ? rebuiltRequest(url, userAgent) : withoutPrivateHeaderLines(row.requestHead)}\r\n`, 'latin1');
 }
 
 function rebuiltRequest(url: string, userAgent: string): string {

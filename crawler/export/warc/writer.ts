@@ -17,6 +17,8 @@ import type { ReadonlyDb } from '../../store/database.ts';
 import { loadSettings } from '../../store/settings-store.ts';
 import { ArchiveRows, payloadAsReceived, type ArchivePayload, type ArchiveRevisit, type ArchiveRow } from './archive-rows.ts';
 import { requestHead, responseHead } from './http.ts';
+import { withoutPrivateHeaderFields } from '../private-headers.ts';
+import { redactUrl } from '../../url/redact.ts';
 import { RenderRows, usedSubresources } from '../../library/render-rows.ts';
 import { firstHeader } from '../../net/header-pairs.ts';
 import {
@@ -197,7 +199,8 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
         software: `Forager/${FORAGER_VERSION}`,
         collectionId: parsePath(db.name).name,
         query: context.query,
-        settingsJson: JSON.stringify(settings ?? null),
+        // The proxy's password stays in the collection, as its cookies do.
+        settingsJson: JSON.stringify(settings === undefined ? null : { ...settings, proxy: redactUrl(settings.proxy) }),
       }),
     ),
   );
@@ -293,10 +296,10 @@ export async function writeWarc(db: ReadonlyDb, filter: ExportFilter, options: W
   return { pages, records, bytes };
 }
 
-/** An HTTP head for a stored subresource: its status, the headers kept, and the length of the decoded body stored. */
+/** An HTTP head for a stored subresource: its status, the headers kept (but a session's), and the length of the decoded body stored. */
 function subresourceHead(status: number, headers: Record<string, string>, length: number): Buffer {
   const lines = [`HTTP/1.1 ${status} ${status >= 200 && status < 300 ? 'OK' : 'Status'}`];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(withoutPrivateHeaderFields(headers))) lines.push(`${name}: ${value}`);
   lines.push(`content-length: ${length}`);
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
 }

@@ -5,6 +5,7 @@
  */
 import type { ExportFilter, NewCollectionInput } from '../../../crawler/protocol/api.ts';
 import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
+import { readUrlPattern } from '../../../crawler/protocol/url-pattern.ts';
 import { parseSeedLines } from './seeds.ts';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -54,6 +55,10 @@ export interface NewCrawlFields {
   documents: string;
   /** The largest document downloaded, in MiB as typed. */
   maxDocumentMiB: string;
+  /** Include patterns, one a line (the `include` setting). */
+  include: string;
+  /** Exclude patterns, one a line (the `exclude` setting). */
+  exclude: string;
 }
 
 export type NewCrawlField = keyof NewCrawlFields;
@@ -89,7 +94,35 @@ export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   revisitAfter: DEFAULT_SETTINGS.revisitAfter,
   documents: DEFAULT_SETTINGS.documents,
   maxDocumentMiB: numberText(DEFAULT_SETTINGS.maxDocumentBytes / MIB),
+  include: DEFAULT_SETTINGS.include.join('\n'),
+  exclude: DEFAULT_SETTINGS.exclude.join('\n'),
 };
+
+export interface PatternLines {
+  /** The patterns, in order, blank lines left out. */
+  patterns: string[];
+  /** One sentence per pattern the crawl would refuse, and for too many. */
+  problems: string[];
+}
+
+/**
+ * Reads an include or exclude box: one pattern a line, spaces around it and blank lines
+ * ignored, each read as the crawler reads it (crawler/protocol/url-pattern.ts).
+ */
+export function parsePatternLines(text: string): PatternLines {
+  const patterns: string[] = [];
+  const problems: string[] = [];
+  text.split(/\r\n|\r|\n/).forEach((raw, index) => {
+    const pattern = raw.trim();
+    if (pattern === '') return;
+    const reading = readUrlPattern(pattern);
+    if (reading.ok) patterns.push(pattern);
+    else problems.push(`Line ${index + 1}: ${reading.why}.`);
+  });
+  const max = NEW_CRAWL_INPUT_BOUNDS.patternCount;
+  if (patterns.length > max) problems.push(`There are ${patterns.length} patterns; at most ${max} are allowed.`);
+  return { patterns, problems };
+}
 
 /** The New crawl form's choices of documents to read (the CLI's --documents takes the same values). */
 export const DOCUMENT_CHOICES: readonly { value: string; label: string }[] = [
@@ -150,6 +183,11 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
   const documentMiB = parseNumberField(fields.maxDocumentMiB, DOCUMENT_MIB_RULE);
   if (!documentMiB.ok) errors.maxDocumentMiB = documentMiB.error;
 
+  const include = parsePatternLines(fields.include);
+  if (include.problems.length > 0) errors.include = include.problems.join('\n');
+  const exclude = parsePatternLines(fields.exclude);
+  if (exclude.problems.length > 0) errors.exclude = exclude.problems.join('\n');
+
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const hotPredicate = fields.hotPredicate.trim();
   const input: NewCollectionInput = {
@@ -168,6 +206,8 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     spend: fields.spend,
     revisitAfter: fields.revisitAfter,
     documents: fields.documents,
+    include: include.patterns,
+    exclude: exclude.patterns,
     ...(documentMiB.ok && documentMiB.value !== undefined ? { maxDocumentBytes: documentMiB.value * MIB } : {}),
     start: true,
   };

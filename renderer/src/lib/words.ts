@@ -1,5 +1,5 @@
 /* What the service's short codes mean, in words. */
-import { STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type RevisitOutcome } from '../../../crawler/protocol/api.ts';
+import { PROXY_UNREACHABLE_OUTCOME, STORE_ERROR_OUTCOME, type CrawlProblem, type CrawlState, type RevisitOutcome } from '../../../crawler/protocol/api.ts';
 import { formatCount } from './format.ts';
 
 /** A run's state; a running refresh says so. */
@@ -49,6 +49,9 @@ export function describeOutcome(outcome: string | null, maxPages: number, refres
       if (outcome.startsWith(STORE_ERROR_OUTCOME)) {
         return `The crawl paused because the collection could not be written: ${outcome.slice(STORE_ERROR_OUTCOME.length)}. Nothing was lost: start it again once there is room.`;
       }
+      if (outcome.startsWith(PROXY_UNREACHABLE_OUTCOME)) {
+        return `The crawl paused because its proxy failed every request: ${outcome.slice(PROXY_UNREACHABLE_OUTCOME.length)}. Its pages stay queued: start it again once the proxy answers.`;
+      }
       return `The last run ended: ${outcome}.`;
   }
 }
@@ -75,6 +78,11 @@ const REASONS: Readonly<Record<string, string>> = {
   depth: 'deeper than the maximum depth',
   'redirect:too-many': 'too many redirects',
   'robots:disallowed': 'robots.txt forbids it',
+  'proxy:refused': 'the proxy could not be reached',
+  'proxy:timeout': 'no connection through the proxy in time',
+  'proxy:auth': 'the proxy refused its credentials (407)',
+  'proxy:bad-gateway': 'the proxy could not reach the server',
+  'proxy:denied': "the proxy's rules forbid this address",
 };
 
 /** A failure or skip reason as a phrase: "http:404" → "the server answered 404". */

@@ -1,9 +1,12 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { UrlRulesCheck, UrlRulesCheckInput } from '../../../crawler/protocol/api.ts';
 import { RENDER_MODES, SCOPES, SPEND_MODES, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
-import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, REVISIT_CHOICES, DOCUMENT_CHOICES, DOCUMENT_MIB_RULE, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
+import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, parsePatternLines, REVISIT_CHOICES, DOCUMENT_CHOICES, DOCUMENT_MIB_RULE, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
+import { verdictWords } from '../lib/rule-check.ts';
+import { parseSeedLines } from '../lib/seeds.ts';
 import { useClient, useInfo, useStore } from '../state/contexts.ts';
 
 const SCOPE_LABELS: Record<ScopeMode, string> = {
@@ -94,7 +97,7 @@ export function NewCrawlScreen() {
         <Field id="new-query" label="Driving query" error={errors.query} hint="A few words or a sentence about what you are looking for, e.g. “write-ahead logging and checkpoints”.">
           {(props) => <input {...props} type="text" value={fields.query} onChange={(e) => set('query', e.target.value)} />}
         </Field>
-        <Field id="new-seeds" label="Seed URLs" error={errors.seeds} hint="One address per line, each starting with http:// or https://.">
+        <Field id="new-seeds" label="Seed URLs" error={errors.seeds} hint="One address per line, each starting with http:// or https://. Lines starting with # are comments, and so is the rest of a line after “ #”.">
           {(props) => <textarea {...props} rows={5} spellCheck={false} value={fields.seeds} onChange={(e) => set('seeds', e.target.value)} />}
         </Field>
         <div className="form-row">
@@ -143,6 +146,7 @@ export function NewCrawlScreen() {
         <details className="advanced" ref={advanced}>
           <summary>Advanced settings</summary>
           <div className="advanced-body">
+            <UrlRulesFields fields={fields} errors={errors} set={set} />
             <div className="form-row">
               <Field id="new-concurrency" label="Concurrency" error={errors.concurrency} hint="Requests in flight across all sites (never more than one per site).">
                 {(props) => <input {...props} type="number" {...numberLimits('concurrency')} value={fields.concurrency} onChange={(e) => set('concurrency', e.target.value)} />}
@@ -239,4 +243,79 @@ const HOT_PREDICATE_HINT = (
   </>
 );
 
-const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter', 'documents', 'maxDocumentMiB']);
+/** How long the rules editor waits after a keystroke before asking the service. */
+const CHECK_DELAY_MS = 250;
+
+/**
+ * The include and exclude boxes with their problems as they are typed, and "Would this URL
+ * be crawled?", answered by the service with the crawler's own admission gate.
+ */
+function UrlRulesFields({ fields, errors, set }: { fields: NewCrawlFields; errors: FieldErrors<NewCrawlField>; set: <K extends NewCrawlField>(key: K, value: NewCrawlFields[K]) => void }) {
+  const client = useClient();
+  const [probe, setProbe] = useState('');
+  const [check, setCheck] = useState<UrlRulesCheck | undefined>(undefined);
+  const [checkError, setCheckError] = useState<string | undefined>(undefined);
+  const include = parsePatternLines(fields.include);
+  const exclude = parsePatternLines(fields.exclude);
+  const seeds = parseSeedLines(fields.seeds).urls;
+  const request = JSON.stringify({ seeds, scope: fields.scope, include: include.patterns, exclude: exclude.patterns, url: probe });
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(() => {
+      client.api.checkUrlRules(JSON.parse(request) as UrlRulesCheckInput).then(
+        (answer) => {
+          if (!current) return;
+          setCheck(answer);
+          setCheckError(undefined);
+        },
+        (error: unknown) => {
+          if (current) setCheckError(error instanceof Error ? error.message : String(error));
+        },
+      );
+    }, CHECK_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [client, request]);
+
+  const liveError = (list: 'include' | 'exclude', local: string[]): string | undefined => {
+    const remote = (check?.problems ?? []).filter((p) => p.list === list).map((p) => `“${p.pattern}”: ${p.why}.`);
+    const all = [...local, ...remote];
+    return all.length > 0 ? all.join('\n') : errors[list];
+  };
+  // With a pattern the crawl would refuse, no answer: it would judge by the other patterns only.
+  const patternsOk = include.problems.length === 0 && exclude.problems.length === 0 && (check?.problems.length ?? 0) === 0;
+  const answer = !patternsOk ? (probe.trim() === '' ? undefined : { crawled: false, text: 'Fix the patterns above to see the answer.' }) : check?.verdict == null ? undefined : verdictWords(check.verdict);
+  return (
+    <>
+      <div className="form-row">
+        <Field id="new-include" label="Include only URLs matching" error={liveError('include', include.problems)} hint={PATTERN_HINT}>
+          {(props) => <textarea {...props} rows={3} spellCheck={false} placeholder="https://example.org/docs/**" value={fields.include} onChange={(e) => set('include', e.target.value)} />}
+        </Field>
+        <Field id="new-exclude" label="Exclude URLs matching" error={liveError('exclude', exclude.problems)} hint="Never fetched, even when included. A page's stylesheets and images follow their page, whatever the rules say.">
+          {(props) => <textarea {...props} rows={3} spellCheck={false} placeholder="**/*.zip" value={fields.exclude} onChange={(e) => set('exclude', e.target.value)} />}
+        </Field>
+      </div>
+      <Field id="new-ruleProbe" label="Would this URL be crawled?" error={checkError} hint="Type a URL a page might link to: the answer is the crawler's, from the seeds, the scope and the patterns above.">
+        {(props) => <input {...props} type="text" inputMode="url" spellCheck={false} placeholder="https://example.org/docs/page.html" value={probe} onChange={(e) => setProbe(e.target.value)} />}
+      </Field>
+      {answer !== undefined && (
+        <p className={`rule-verdict ${answer.crawled ? 'rule-verdict-yes' : 'rule-verdict-no'}`} role="status" data-testid="rule-verdict">
+          {answer.text}
+        </p>
+      )}
+    </>
+  );
+}
+
+const PATTERN_HINT = (
+  <>
+    One pattern a line; blank: every URL in scope. A glob over the whole URL (<code>https://example.org/docs/**</code>,{' '}
+    <code>**/*.pdf</code>; <code>*</code> stays within a folder, <code>**</code> crosses folders, a query string may follow) or a
+    regular expression between slashes (<code>/\/v\d+\//i</code>). Seeds are always fetched.
+  </>
+);
+
+const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['include', 'exclude', 'concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter', 'documents', 'maxDocumentMiB']);

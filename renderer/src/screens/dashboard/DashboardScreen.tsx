@@ -14,6 +14,7 @@ import { HarvestChart } from './HarvestChart.tsx';
 import { HostsPanel } from './HostsPanel.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';
 import { RevisitFigures } from './RevisitFigures.tsx';
+import { SessionNotice } from './SessionNotice.tsx';
 
 /**
  * The live view of one crawl. Statuses arrive several times a second, so every panel is
@@ -61,6 +62,7 @@ export function DashboardScreen({ collection }: { collection: string }) {
         <CrawlControls collection={collection} state={status.state} maxPages={status.maxPages} fetched={status.figures.fetched} />
       </div>
       {outcome !== null && <p className="note">{outcome}</p>}
+      {info !== undefined && info.session !== null && <SessionNotice collection={collection} session={info.session} idle={status.state === 'idle'} />}
       {status.figures.renderNotice !== undefined && (
         <p className="note" data-testid="render-notice">
           Pages built by JavaScript are stored as their HTML gives them: {status.figures.renderNotice}.

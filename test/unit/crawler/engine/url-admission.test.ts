@@ -17,9 +17,9 @@ after(() => tmp.cleanup());
 const SEED = 'https://docs.example/';
 const link = (over: Partial<Discovery> = {}): Discovery => ({ depth: 1, parentId: 1, redirects: 0, anchor: 'a', context: '', isSeed: false, ...over });
 
-function setUp(name: string): { admission: UrlAdmission; urls: UrlStore; events: LinkEvent[]; close: () => void } {
+function setUp(name: string, rules: { include?: string[]; exclude?: string[] } = {}): { admission: UrlAdmission; urls: UrlStore; events: LinkEvent[]; close: () => void } {
   const db = openCollection(join(tmp.dir, name), { create: true });
-  const settings = { ...DEFAULT_SETTINGS, query: 'wal', seeds: [SEED] };
+  const settings = { ...DEFAULT_SETTINGS, query: 'wal', seeds: [SEED], ...rules };
   const urls = new UrlStore(db);
   const events: LinkEvent[] = [];
   const admission = new UrlAdmission(settings, { urls, hosts: new HostStore(db) }, createScope('hosts', settings.seeds), {
@@ -62,6 +62,37 @@ describe('URL admission of site resources', () => {
     admission.admit('/sitemap.xml', SEED, link({ kind: 'sitemap' }));
     assert.equal(urls.get(first.id)?.kind, 'page');
     assert.equal(events.at(-1)?.kind, undefined);
+    close();
+  });
+});
+
+describe('URL admission by include and exclude rules', () => {
+  const stored = (urls: UrlStore, id: number | undefined) => {
+    const row = urls.get(id as number);
+    return [row?.state, row?.reason];
+  };
+
+  it('stores a link an exclude matches, or no include matches, as skipped with the rule reason, never queued', () => {
+    const { admission, urls, close } = setUp('rules.db', { include: [`${SEED}docs/**`, '**/*.pdf'], exclude: ['**/*.zip'] });
+    assert.deepEqual(stored(urls, admission.admit('docs/guide.html', SEED, link())?.id), [UrlState.queued, null]);
+    assert.deepEqual(stored(urls, admission.admit('blog/manual.pdf', SEED, link())?.id), [UrlState.queued, null]);
+    assert.deepEqual(stored(urls, admission.admit('docs/pack.zip', SEED, link())?.id), [UrlState.skipped, 'rule:exclude']);
+    assert.deepEqual(stored(urls, admission.admit('blog/', SEED, link())?.id), [UrlState.skipped, 'rule:not-included']);
+    close();
+  });
+
+  it('judges redirect targets and sitemaps as links, and scope before the rules', () => {
+    const { admission, urls, close } = setUp('rules-kinds.db', { exclude: ['**/*.xml', '**/old/**'] });
+    assert.deepEqual(stored(urls, admission.admit('/sitemap.xml', SEED, link({ parentId: null, kind: 'sitemap' }))?.id), [UrlState.skipped, 'rule:exclude']);
+    assert.deepEqual(stored(urls, admission.admit('/old/page', SEED, link({ redirects: 1, anchor: '' }))?.id), [UrlState.skipped, 'rule:exclude']);
+    assert.deepEqual(stored(urls, admission.admit('https://elsewhere.example/old/x', SEED, link())?.id), [UrlState.skipped, 'scope']);
+    close();
+  });
+
+  it('always admits a seed, whatever the rules say', () => {
+    const { admission, urls, close } = setUp('rules-seed.db', { include: ['https://docs.example/only/**'], exclude: ['https://docs.example/'] });
+    const seed = admission.admit('https://docs.example/other/', 'https://docs.example/other/', link({ depth: 0, parentId: null, isSeed: true }));
+    assert.deepEqual(stored(urls, seed?.id), [UrlState.queued, null]);
     close();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DOCUMENT_CHOICES, exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
-import { checkSettings, DEFAULT_SETTINGS } from '../../../../crawler/protocol/settings.ts';
+import { DOCUMENT_CHOICES, exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, parsePatternLines, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
+import { checkSettings, DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS } from '../../../../crawler/protocol/settings.ts';
 
 describe('newCrawlInput', () => {
   test('turns a filled form into createCollection input that starts the crawl', () => {
@@ -21,6 +21,8 @@ describe('newCrawlInput', () => {
       revisitAfter: '7d',
       documents: 'pdf',
       maxDocumentMiB: '20',
+      include: ' https://www.sqlite.org/** \n\n',
+      exclude: '**/*.zip\n/\\/v\\d+\\//i',
     });
     assert.deepEqual(parsed, {
       ok: true,
@@ -40,11 +42,28 @@ describe('newCrawlInput', () => {
         spend: 'time',
         revisitAfter: '7d',
         documents: 'pdf',
+        include: ['https://www.sqlite.org/**'],
+        exclude: ['**/*.zip', '/\\/v\\d+\\//i'],
         maxDocumentBytes: 20 * 1024 * 1024,
         start: true,
       },
     });
     assert.ok(parsed.ok && checkSettings({ ...DEFAULT_SETTINGS, ...parsed.value }).ok, 'the documents settings the form makes are valid settings');
+  });
+
+  test('reads the include and exclude boxes one pattern a line, naming each bad line by its number', () => {
+    const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', include: 'https://a.example/docs/**\n\n/docs/**', exclude: '**/*.zip\n/(/' });
+    assert.ok(!parsed.ok);
+    assert.match(parsed.errors.include ?? '', /^Line 3: a glob is matched against the whole URL .*cannot start with \//);
+    assert.match(parsed.errors.exclude ?? '', /^Line 2: it is not a valid regular expression/);
+    const many = parsePatternLines(Array.from({ length: NEW_CRAWL_INPUT_BOUNDS.patternCount + 1 }, (_, i) => `**/${i}/**`).join('\n'));
+    assert.match(many.problems.at(-1) ?? '', /at most 100 are allowed/);
+  });
+
+  test('takes a pasted seed list with # comments', () => {
+    const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: '# the docs\nhttps://a.example/docs/  # start here\n\nhttps://b.example/' });
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value.seeds, ['https://a.example/docs/', 'https://b.example/']);
   });
 
   test('offers the documents the settings take, and bounds the largest document in whole MiB', () => {

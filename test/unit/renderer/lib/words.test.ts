@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError, describeError } from '../../../../renderer/src/api/errors.ts';
 import { isApiReply, unwrapReply } from '../../../../renderer/src/api/reply.ts';
+import { PROXY_UNREACHABLE_OUTCOME } from '../../../../crawler/protocol/api.ts';
 import { describeOutcome, describeReason, describeRevisit, describeState } from '../../../../renderer/src/lib/words.ts';
 
 describe('renderer words', () => {
@@ -12,6 +13,16 @@ describe('renderer words', () => {
     assert.match(describeOutcome('budget', 1500) ?? '', /page budget \(1,500 pages\)/);
     assert.match(describeOutcome('exhausted', 1) ?? '', /nothing in scope/);
     assert.equal(describeOutcome('the crawl stopped on an error: disk full', 1), 'The last run ended: the crawl stopped on an error: disk full.');
+  });
+
+  test('a crawl paused by its proxy, and proxy failures, in words', () => {
+    const outcome = `${PROXY_UNREACHABLE_OUTCOME}the proxy http://u:***@127.0.0.1:3128 failed 5 requests in a row over 4.0 s`;
+    assert.equal(
+      describeOutcome(outcome, 10),
+      'The crawl paused because its proxy failed every request: the proxy http://u:***@127.0.0.1:3128 failed 5 requests in a row over 4.0 s. Its pages stay queued: start it again once the proxy answers.',
+    );
+    assert.equal(describeReason('proxy:auth'), 'the proxy refused its credentials (407)');
+    assert.equal(describeReason('proxy:bad-gateway'), 'the proxy could not reach the server');
   });
 
   test('a refresh\'s state, outcomes and revisits in words', () => {
