@@ -7,10 +7,9 @@
 import { UsageError } from '../errors.ts';
 import { redactUrl } from '../url/redact.ts';
 import { parseIPv4, parseIPv6 } from './ip-ranges.ts';
+import { readProxyUrl, type ProxyProtocol } from '../protocol/proxy-url.ts';
 
-export type ProxyProtocol = 'http' | 'https' | 'socks5' | 'socks5h';
-
-const PROTOCOLS: ReadonlySet<string> = new Set<ProxyProtocol>(['http', 'https', 'socks5', 'socks5h']);
+export type { ProxyProtocol };
 
 export interface ProxyEndpoint {
   /** The proxy's URL, credentials included: never shown (use `label`). */
@@ -34,18 +33,12 @@ export type ProxyEnvironment = Readonly<Record<string, string | undefined>>;
  * optional port and credentials) under one of the four schemes.
  */
 export function parseProxyUrl(text: string, source: string): ProxyEndpoint {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`;
-  const url = URL.parse(withScheme);
-  const shown = redactUrl(text);
-  if (url === null || url.hostname === '') throw new UsageError(`${source}: "${shown}" is not a proxy URL`, { setting: 'proxy', value: shown });
-  const protocol = url.protocol.slice(0, -1);
-  if (!PROTOCOLS.has(protocol)) {
-    throw new UsageError(`${source}: the proxy "${shown}" has scheme ${url.protocol}//; use http://, https://, socks5:// or socks5h://`, { setting: 'proxy', value: shown });
+  const reading = readProxyUrl(text);
+  if (!reading.ok) {
+    const shown = redactUrl(text);
+    throw new UsageError(`${source}: the proxy "${shown}" ${reading.why}`, { setting: 'proxy', value: shown });
   }
-  if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') {
-    throw new UsageError(`${source}: the proxy "${shown}" has a path or query; give only scheme, host and port`, { setting: 'proxy', value: shown });
-  }
-  return { url, protocol: protocol as ProxyProtocol, label: redactUrl(url.href).replace(/\/$/, '') };
+  return { url: reading.url, protocol: reading.protocol, label: redactUrl(reading.url.href).replace(/\/$/, '') };
 }
 
 /**

@@ -53,6 +53,11 @@ export interface NewCollectionInput extends Pick<CrawlSettings, 'query' | 'seeds
   name?: string;
   /** Start crawling at once (default true). */
   start?: boolean;
+  /**
+   * A Netscape cookies.txt's text (protocol/cookies-txt.ts), imported into the new collection's
+   * cookie jar before its crawl starts: a logged-in session. Kept only in the jar, never in the settings.
+   */
+  cookies?: string;
 }
 
 export interface CollectionRef {

@@ -477,6 +477,7 @@ export const NEW_CRAWL_SETTINGS = [
   'maxDocumentBytes',
   'include',
   'exclude',
+  'proxy',
 ] as const satisfies readonly SettingKey[];
 
 export type NewCrawlSettingKey = (typeof NEW_CRAWL_SETTINGS)[number];
@@ -510,4 +511,8 @@ export const NEW_CRAWL_INPUT_BOUNDS = {
   /** Include or exclude patterns, each list (protocol/url-pattern.ts reads one). */
   patternCount: 100,
   patternLength: 1_000,
+  /** A proxy URL: scheme, credentials, host and port. */
+  proxyLength: 2_000,
+  /** A pasted cookies.txt, in characters: a whole browser's export is rarely above 200 kB, and the call must stay within serve's 1 MiB body. */
+  cookiesLength: 500_000,
 } as const;

@@ -46,7 +46,9 @@ const newCollection = z.strictObject({
   hotPredicate: settings.hotPredicate.unwrap().unwrap().max(BOUNDS.hotPredicateLength).nullable().optional(),
   include: urlPatterns.optional(),
   exclude: urlPatterns.optional(),
+  proxy: settings.proxy.unwrap().max(BOUNDS.proxyLength).optional(),
   start: z.boolean().optional(),
+  cookies: z.string().max(BOUNDS.cookiesLength).optional(),
 }) satisfies z.ZodType<NewCollectionInput>;
 
 export const INPUT_SCHEMAS = {

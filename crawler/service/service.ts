@@ -17,13 +17,14 @@ import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-tabl
 import { pageHistory } from '../library/page-versions.ts';
 import { versionDiff } from '../library/version-diff.ts';
 import { collectionSummary } from '../library/stats.ts';
-import { requireStrategy, strategyNames } from '../ordering/registry.ts';
+import { strategyNames } from '../ordering/registry.ts';
 import { parseHotPredicate } from '../relevance/hot.ts';
 import { DEFAULT_SETTINGS, FORAGER_VERSION, NEW_CRAWL_SETTINGS, withHostRenderMode, type CrawlSettings } from '../protocol/settings.ts';
-import { canonicalSeeds, validateSettings } from '../settings.ts';
+import { canonicalSeeds, validateNewSettings, validateSettings } from '../settings.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
-import { clearCookies, storedSession } from '../store/cookie-store.ts';
+import { clearCookies, importCookies, storedSession } from '../store/cookie-store.ts';
+import { parseCookiesTxt, type ImportedCookie } from '../net/cookies-txt.ts';
 import { WriterLock } from '../store/writer-lock.ts';
 import type {
   ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, DocumentContent, DocumentType, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
@@ -131,6 +132,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
 
   async createCollection(input: NewCollectionInput): Promise<CollectionInfo> {
     const settings = newSettings(input);
+    const cookies = input.cookies === undefined ? [] : sessionCookies(input.cookies);
     const { id, path } = this.#files.newPath(input.name, input.query);
     const lock = WriterLock.acquire(path, APP_WRITER);
     let db: Db;
@@ -138,6 +140,8 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
       db = openCollection(path, { create: true });
       try {
         saveSettings(db, settings);
+        // In the jar before the crawl starts, so the first request already carries the session.
+        if (cookies.length > 0) importCookies(db, cookies);
       } catch (err) {
         db.close();
         for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
@@ -503,6 +507,21 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   }
 }
 
+/** Where the New crawl form's cookies come from, in messages. */
+const PASTED_COOKIES = 'the cookies (cookies.txt)';
+
+/**
+ * The cookies of a cookies.txt pasted in the New crawl form: its malformed lines refused by
+ * number (CookiesFileError, never quoting a line), and a blank text is no session. One that
+ * holds no cookie still valid is refused too: the crawl would run without the session meant.
+ */
+function sessionCookies(text: string): ImportedCookie[] {
+  if (text.trim() === '') return [];
+  const cookies = parseCookiesTxt(text, PASTED_COOKIES);
+  if (cookies.length === 0) throw new UsageError(`${PASTED_COOKIES}: no cookie in it is still valid (they have all expired, or there are only comments)`, { source: PASTED_COOKIES });
+  return cookies;
+}
+
 /** The collection's session as the app shows it; null without one. */
 function sessionInfo(db: ReadonlyDb): SessionInfo | null {
   const summary = storedSession(db).summary();
@@ -538,9 +557,8 @@ export function newSettings(input: NewCollectionInput): CrawlSettings {
     hotThreshold: input.hotThreshold ?? null,
     allowPrivate: input.allowPrivate ?? false,
   };
-  requireStrategy(settings.strategy);
   if (settings.hotPredicate !== null) parseHotPredicate(settings.hotPredicate);
-  return validateSettings(settings);
+  return validateNewSettings(settings);
 }
 
 export function createForagerService(options: ServiceOptions): ForagerService {

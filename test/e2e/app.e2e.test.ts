@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { tempDir } from '../support/crawl-harness.ts';
-import { runCli, spawnCli, type RunningCli } from '../support/cli.ts';
+import { runCli } from '../support/cli.ts';
+import { launchChromium, missingChromium, skipWhenMissing, startServe, stopServe, waitFor, type ServedApp } from '../support/e2e-app.ts';
 import { startTestSite, type TestSite } from '../support/test-site.ts';
 import { SCRIPT_MARKER, SCRIPTED_PATH, TOPIC_QUERY, topicSite } from '../support/topic-site.ts';
 
@@ -16,33 +17,19 @@ import { SCRIPT_MARKER, SCRIPTED_PATH, TOPIC_QUERY, topicSite } from '../support
  * the dashboard's responsiveness figures are written to test-output/ for review.
  */
 
-const CHROMIUM = process.env.FORAGER_CHROMIUM ?? '/usr/bin/chromium';
 const OUTPUT = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const SCREENSHOTS = join(OUTPUT, 'screenshots');
-const available = existsSync(CHROMIUM);
-// CI installs Chromium (.ci/run); elsewhere the suite says why it did not run.
-const skip = !available && process.env.CI === undefined ? `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` : false;
+const skip = skipWhenMissing(missingChromium());
 
 async function figure(page: Page, id: string): Promise<number> {
   const text = (await page.getByTestId(id).textContent()) ?? '';
   return Number(text.replace(/[^\d.]/g, ''));
 }
 
-async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last value ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await probe();
-  }
-  return last;
-}
-
 describe('the app in a browser, through forager serve', { skip, timeout: 180_000 }, () => {
   let canary: TestSite;
   let site: TestSite;
-  let serve: RunningCli;
+  let serve: ServedApp;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -58,26 +45,24 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
     // Slow enough responses that the crawl can be watched, paused and resumed.
     site = await startTestSite({}, topicSite(canary.origin.replace('127.0.0.1', 'localhost'), 40));
     const started = performance.now();
-    serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { timeoutMs: 170_000 });
-    const url = await waitFor(async () => /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(serve.stdout())?.[1], (u) => u !== undefined, 'the serve URL', 10_000);
+    serve = await startServe(['--dir', dir.dir]);
     serveStartMs = performance.now() - started;
-    origin = new URL(url as string).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    origin = serve.origin;
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1024, height: 700 }, acceptDownloads: true });
     context.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`)) foreignRequests.push(request.url());
     });
     page = await context.newPage();
     const navigated = performance.now();
-    await page.goto(url as string);
+    await page.goto(serve.url);
     await page.getByRole('heading', { name: 'No collections yet' }).waitFor();
     firstScreenMs = performance.now() - navigated;
   });
 
   after(async () => {
     await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.done;
+    await stopServe(serve?.cli);
     await site?.close();
     await canary?.close();
     dir.cleanup();
@@ -214,7 +199,7 @@ describe('the app in a browser, through forager serve', { skip, timeout: 180_000
 
 describe('page versions in a browser: a crawl and a refresh, the versions and their diff, the filters, Refresh', { skip, timeout: 180_000 }, () => {
   let site: TestSite;
-  let serve: RunningCli;
+  let serve: ServedApp;
   let browser: Browser;
   let page: Page;
   const dir = tempDir('forager-e2e-versions-');
@@ -245,18 +230,16 @@ describe('page versions in a browser: a crawl and a refresh, the versions and th
     served.delete('/doomed');
     const refresh = await runCli(['refresh', '--db', db, '--json'], { timeoutMs: 60_000 });
     assert.equal(refresh.code, 0, refresh.stderr);
-    serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { timeoutMs: 170_000 });
-    const url = await waitFor(async () => /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(serve.stdout())?.[1], (u) => u !== undefined, 'the serve URL', 10_000);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    serve = await startServe(['--dir', dir.dir]);
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1024, height: 700 } })).newPage();
-    await page.goto(url as string);
+    await page.goto(serve.url);
     await page.getByRole('link', { name: 'checkpoint' }).first().waitFor();
   });
 
   after(async () => {
     await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.done;
+    await stopServe(serve?.cli);
     await site?.close();
     dir.cleanup();
   });

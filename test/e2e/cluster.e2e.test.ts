@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tempDir } from '../support/crawl-harness.ts';
 import { runCli, spawnCli, type RunningCli } from '../support/cli.ts';
+import { launchChromium, missingChromium, SCREENSHOTS, skipWhenMissing, startServe, stopServe, waitFor, type ServedApp } from '../support/e2e-app.ts';
 import { startManyHostWeb, type ManyHostWeb } from '../support/many-host-web.ts';
 import { REDIS_SERVER_BIN, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 
@@ -17,38 +17,11 @@ import { REDIS_SERVER_BIN, startRedisServer, type RedisServer } from '../support
  * without --redis offers no Cluster screen at all.
  */
 
-const CHROMIUM = process.env.FORAGER_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
 const NAME = 'e2e-docs';
 // Slow enough politeness that the ten hosts' thirty pages take several polls to store.
 const DELAY_MS = 1200;
 
-const missing = [existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`, existsSync(REDIS_SERVER_BIN) ? null : `no redis-server at ${REDIS_SERVER_BIN} (apt-get install -y redis-server)`].filter((m) => m !== null);
-// CI installs both (.ci/run); elsewhere the suite says why it did not run.
-const skip = missing.length > 0 && process.env.CI === undefined ? missing.join('; ') : false;
-
-async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last value ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await probe();
-  }
-  return last;
-}
-
-/** Starts `forager serve` and resolves with its URL (token included). */
-async function serve(args: readonly string[]): Promise<{ cli: RunningCli; url: string }> {
-  const cli = spawnCli(['serve', '--port', '0', ...args], { timeoutMs: 170_000 });
-  const url = await waitFor(async () => /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(cli.stdout())?.[1], (u) => u !== undefined, `the serve URL (${cli.stderr()})`, 10_000);
-  return { cli, url: url as string };
-}
-
-async function stopServe(cli: RunningCli | undefined): Promise<void> {
-  cli?.child.kill('SIGTERM');
-  await cli?.done;
-}
+const skip = skipWhenMissing(missingChromium(), existsSync(REDIS_SERVER_BIN) ? undefined : `no redis-server at ${REDIS_SERVER_BIN} (apt-get install -y redis-server)`);
 
 async function figure(page: Page, id: string): Promise<number> {
   return Number(((await page.getByTestId(id).textContent()) ?? '').replace(/[^\d.]/g, ''));
@@ -57,7 +30,7 @@ async function figure(page: Page, id: string): Promise<number> {
 describe('the Cluster screen of forager serve', { skip, timeout: 180_000 }, () => {
   let web: ManyHostWeb;
   let redis: RedisServer;
-  let served: { cli: RunningCli; url: string };
+  let served: ServedApp;
   let worker: RunningCli | undefined;
   let browser: Browser;
   let page: Page;
@@ -73,9 +46,9 @@ describe('the Cluster screen of forager serve', { skip, timeout: 180_000 }, () =
       '--allow-private', '--scope', 'any', '--max-pages', '1000', '--delay-ms', String(DELAY_MS), '--delay-factor', '0', '--lease-ms', '3000',
     ]);
     assert.equal(created.code, 0, created.stderr);
-    served = await serve(['--dir', join(dir.dir, 'collections'), '--redis', redis.url, '--cluster', NAME]);
+    served = await startServe(['--dir', join(dir.dir, 'collections'), '--redis', redis.url, '--cluster', NAME]);
     assert.match(served.cli.stdout(), new RegExp(`Showing crawl cluster "${NAME}"`));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1024, height: 700 } })).newPage();
     await page.goto(served.url);
   });
@@ -145,7 +118,7 @@ describe('the Cluster screen of forager serve', { skip, timeout: 180_000 }, () =
     const half = await runCli(['serve', '--dir', join(dir.dir, 'collections'), '--port', '0', '--redis', redis.url]);
     assert.equal(half.code, 2);
     assert.match(half.stderr, /give --redis URL and --cluster NAME together/);
-    const plain = await serve(['--dir', join(dir.dir, 'collections')]);
+    const plain = await startServe(['--dir', join(dir.dir, 'collections')]);
     try {
       const other = await browser.newPage();
       await other.goto(plain.url);

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tempDir } from '../support/crawl-harness.ts';
-import { spawnCli, type RunningCli } from '../support/cli.ts';
+import { launchChromium, missingChromium, SCREENSHOTS, skipWhenMissing, startServe, stopServe, waitFor, type ServedApp } from '../support/e2e-app.ts';
 import { buildDocumentCollection, R_FAQ_PDF, type DocumentCollection } from '../unit/crawler/library/document-collection.ts';
 
 /*
@@ -16,21 +15,7 @@ import { buildDocumentCollection, R_FAQ_PDF, type DocumentCollection } from '../
  * shown as text.
  */
 
-const CHROMIUM = process.env.FORAGER_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const available = existsSync(CHROMIUM) && existsSync(R_FAQ_PDF);
-const skip = !available && process.env.CI === undefined ? `no Chromium at ${CHROMIUM} or no ${R_FAQ_PDF} (apt-get install -y chromium r-doc-pdf)` : false;
-
-async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last value ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await probe();
-  }
-  return last;
-}
+const skip = skipWhenMissing(missingChromium(), existsSync(R_FAQ_PDF) ? undefined : `no ${R_FAQ_PDF} (apt-get install -y r-doc-pdf)`);
 
 /** Pixels of the PDF canvas that are not white: a drawn page of text has thousands. */
 async function inkedPixels(page: Page): Promise<number> {
@@ -57,7 +42,7 @@ function wordOnOnePage(built: DocumentCollection, fromPage: number): { word: str
 }
 
 describe('documents in a browser: a PDF drawn page by page, its text, its file, plain text as text', { skip, timeout: 180_000 }, () => {
-  let serve: RunningCli;
+  let serve: ServedApp;
   let browser: Browser;
   let page: Page;
   let built: DocumentCollection;
@@ -70,10 +55,9 @@ describe('documents in a browser: a PDF drawn page by page, its text, its file, 
     mkdirSync(SCREENSHOTS, { recursive: true });
     built = await buildDocumentCollection(dir.dir);
     built.db.close();
-    serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { timeoutMs: 170_000 });
-    const url = await waitFor(async () => /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(serve.stdout())?.[1], (u) => u !== undefined, 'the serve URL', 10_000);
-    origin = new URL(url as string).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    serve = await startServe(['--dir', dir.dir]);
+    origin = serve.origin;
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
     context.on('request', (request) => {
       if (!request.url().startsWith(`${origin}/`)) foreignRequests.push(request.url());
@@ -82,15 +66,14 @@ describe('documents in a browser: a PDF drawn page by page, its text, its file, 
     page.on('console', (message) => {
       if (/Content.Security.Policy|Refused to/i.test(message.text())) policyViolations.push(message.text());
     });
-    await page.goto(url as string);
+    await page.goto(serve.url);
     await page.getByRole('link', { name: 'R packages installation' }).first().click();
     await page.getByRole('link', { name: 'Library' }).click();
   });
 
   after(async () => {
     await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.done;
+    await stopServe(serve?.cli);
     dir.cleanup();
   });
 

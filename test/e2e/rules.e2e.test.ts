@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tempDir } from '../support/crawl-harness.ts';
-import { spawnCli, type RunningCli } from '../support/cli.ts';
+import { launchChromium, missingChromium, SCREENSHOTS, skipWhenMissing, startServe, stopServe, waitFor, type ServedApp } from '../support/e2e-app.ts';
 
 /*
  * The New crawl form's rules editor in Debian's Chromium, through `forager serve`: the
@@ -13,35 +12,20 @@ import { spawnCli, type RunningCli } from '../support/cli.ts';
  * crawled?" answers from the crawler's own admission gate. No crawl is started.
  */
 
-const CHROMIUM = process.env.FORAGER_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const available = existsSync(CHROMIUM);
-const skip = !available && process.env.CI === undefined ? `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` : false;
-
-async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last value ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await probe();
-  }
-  return last;
-}
+const skip = skipWhenMissing(missingChromium());
 
 describe('the rules editor of the New crawl form', { skip, timeout: 120_000 }, () => {
-  let serve: RunningCli;
+  let serve: ServedApp;
   let browser: Browser;
   let page: Page;
   const dir = tempDir('forager-e2e-rules-');
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { timeoutMs: 110_000 });
-    const url = await waitFor(async () => /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(serve.stdout())?.[1], (u) => u !== undefined, 'the serve URL');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    serve = await startServe(['--dir', dir.dir]);
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1024, height: 900 } })).newPage();
-    await page.goto(url as string);
+    await page.goto(serve.url);
     await page.getByRole('link', { name: /new crawl/i }).or(page.getByRole('button', { name: /new crawl/i })).first().click();
     await page.getByLabel('Driving query').fill('write-ahead logging');
     await page.getByLabel('Seed URLs').fill('# the manual\nhttps://docs.example/manual/   # start here');
@@ -50,8 +34,7 @@ describe('the rules editor of the New crawl form', { skip, timeout: 120_000 }, (
 
   after(async () => {
     await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.done;
+    await stopServe(serve?.cli);
     dir.cleanup();
   });
 

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { parseCookiesTxt } from '../../crawler/net/cookies-txt.ts';
 import { importCookies, storedCookies } from '../../crawler/store/cookie-store.ts';
 import { openCollection } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
-import { spawnCli, type RunningCli } from '../support/cli.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
+import { launchChromium, missingChromium, SCREENSHOTS, skipWhenMissing, startServe, stopServe, waitFor, type ServedApp } from '../support/e2e-app.ts';
+import { cookiesFile, type LoopbackSite, membersSite, SESSION, startSite, storedStatuses } from '../support/members-site.ts';
 
 /*
  * The dashboard of a collection with a logged-in session, in Debian's Chromium through
@@ -17,24 +17,11 @@ import { tempDir, testSettings } from '../support/crawl-harness.ts';
  * value), and "Forget session" asks first, then clears the jar.
  */
 
-const CHROMIUM = process.env.FORAGER_CHROMIUM ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const skip = !existsSync(CHROMIUM) && process.env.CI === undefined ? `no Chromium at ${CHROMIUM} (apt-get install -y chromium)` : false;
+const skip = skipWhenMissing(missingChromium());
 const VALUE = 'SECRET-E2E-COOKIE-VALUE-31c8';
 
-async function waitFor<T>(probe: () => Promise<T> | T, accept: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await probe();
-  while (!accept(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last value ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await probe();
-  }
-  return last;
-}
-
 describe('a collection with a logged-in session in the app', { skip, timeout: 120_000 }, () => {
-  let serve: RunningCli;
+  let serve: ServedApp;
   let browser: Browser;
   let page: Page;
   const dir = tempDir('forager-e2e-session-');
@@ -46,18 +33,15 @@ describe('a collection with a logged-in session in the app', { skip, timeout: 12
     saveSettings(db, testSettings(['https://library.example.org/'], { query: 'library catalogue' }));
     importCookies(db, parseCookiesTxt([`.library.example.org\tTRUE\t/\tTRUE\t0\tsid\t${VALUE}`, `#HttpOnly_auth.example.net\tFALSE\t/\tFALSE\t0\ttoken\t${VALUE}`].join('\n'), 'cookies.txt'));
     db.close();
-    serve = spawnCli(['serve', '--dir', dir.dir, '--port', '0'], { timeoutMs: 110_000 });
-    const url = await waitFor(() => /Open (http:\/\/127\.0\.0\.1:\d+\/)\?token=(\S+)/.exec(serve.stdout()), (m) => m !== null, 'the serve URL');
-    const [, origin, token] = url as RegExpExecArray;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
+    serve = await startServe(['--dir', dir.dir]);
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1024, height: 900 } })).newPage();
-    await page.goto(`${origin}?token=${token}#/c/library/dashboard`);
+    await page.goto(`${serve.url}#/c/library/dashboard`);
   });
 
   after(async () => {
     await browser?.close();
-    serve?.child.kill('SIGTERM');
-    await serve?.done;
+    await stopServe(serve?.cli);
     dir.cleanup();
   });
 
@@ -87,4 +71,55 @@ describe('a collection with a logged-in session in the app', { skip, timeout: 12
       db.close();
     }
   }
+});
+
+describe('a logged-in session from the New crawl form', { skip, timeout: 120_000 }, () => {
+  let site: LoopbackSite;
+  let serve: ServedApp;
+  let browser: Browser;
+  let page: Page;
+  const dir = tempDir('forager-e2e-session-form-');
+
+  before(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    site = await startSite('127.0.0.1', (req, res) => membersSite(req, res, 'http://127.0.0.2:9'));
+    serve = await startServe(['--dir', dir.dir]);
+    browser = await launchChromium();
+    page = await (await browser.newContext({ viewport: { width: 1024, height: 900 } })).newPage();
+    await page.goto(serve.url);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stopServe(serve?.cli);
+    await site?.close();
+    dir.cleanup();
+  });
+
+  it('names a malformed line as it is pasted, takes a cookies.txt file, and crawls the members pages with it', async () => {
+    await page.getByRole('link', { name: /new crawl/i }).or(page.getByRole('button', { name: /new crawl/i })).first().click();
+    await page.getByLabel('Driving query').fill('library members');
+    await page.getByLabel('Seed URLs').fill(`${site.origin}/`);
+    await page.getByLabel('Politeness delay (ms)').fill('0');
+    await page.getByText('Advanced settings').click();
+    const cookies = page.getByLabel('Cookies (cookies.txt)');
+    await cookies.fill(`# Netscape HTTP Cookie File\n127.0.0.1 FALSE /members FALSE 0 sid ${SESSION}`);
+    await page.getByText(/^Line 2: expected 7 TAB-separated fields/).waitFor();
+    assert.ok(!((await page.locator('.field-error').allTextContents()).join('\n')).includes(SESSION), 'the problem never quotes the line');
+
+    await page.getByLabel('Read cookies from a cookies.txt file').setInputFiles(cookiesFile(dir.dir, [`127.0.0.1\tFALSE\t/members\tFALSE\t0\tsid\t${SESSION}`]));
+    await page.getByTestId('cookies-summary').getByText('Logged-in session: 1 cookie for 127.0.0.1.').waitFor();
+    assert.equal(await page.getByText(/^Line \d+:/).count(), 0, 'the file read from disk is well-formed');
+    await page.screenshot({ path: join(SCREENSHOTS, 'new-crawl-session.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Start crawl' }).click();
+
+    const notice = page.getByTestId('session-notice');
+    await notice.waitFor();
+    assert.match((await notice.textContent()) ?? '', /^Logged-in session: \d+ cookies? for 127\.0\.0\.1\./);
+    const [file] = readdirSync(dir.dir).filter((name) => name.endsWith('.forager'));
+    const statuses = await waitFor(() => storedStatuses(join(dir.dir, file as string)), (stored) => stored.get('/members/a') === 200 && stored.get('/members/b') === 200, 'the members pages to be stored');
+    assert.equal(statuses.get('/members/'), 200);
+    assert.equal(site.seen.find((r) => r.path === '/members/')?.cookie, `sid=${SESSION}`);
+    assert.ok(!(await page.content()).includes(SESSION), 'no cookie value on the dashboard');
+  });
 });

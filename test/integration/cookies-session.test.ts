@@ -3,28 +3,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { openPromise } from 'yauzl';
+import { zipEntries } from '../support/zip-entries.ts';
 import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import { openCollection } from '../../crawler/store/database.ts';
 import { loadSettings, saveSettings } from '../../crawler/store/settings-store.ts';
 import { runCli, spawnCli } from '../support/cli.ts';
 import { tempDir } from '../support/crawl-harness.ts';
 import { cookiesFile, type LoopbackSite, membersSite, partnerSite, REFRESHED, SESSION, startSite, storedStatuses } from '../support/members-site.ts';
-
-async function zipEntries(path: string): Promise<Map<string, Buffer>> {
-  const zip = await openPromise(path, { lazyEntries: true });
-  const entries = new Map<string, Buffer>();
-  try {
-    for await (const entry of zip.eachEntry()) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      entries.set(entry.fileName, Buffer.concat(chunks));
-    }
-  } finally {
-    zip.close();
-  }
-  return entries;
-}
 
 const PROXY_PASSWORD = 'SECRET-PROXY-PASSWORD-c20b';
 

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { CDXIndexer, WARCParser } from 'warcio';
-import { openPromise } from 'yauzl';
+import { zipEntry } from '../support/zip-entries.ts';
 import { exportCollection } from '../../crawler/export/run-export.ts';
 import { exportMirror } from '../../crawler/export/mirror/export.ts';
 import { exportWacz } from '../../crawler/export/wacz/export.ts';
@@ -132,21 +132,6 @@ function splitHttp(block: Buffer): { head: string; payload: Buffer } {
   const end = block.indexOf('\r\n\r\n');
   assert.ok(end > 0, 'an HTTP block has a head');
   return { head: block.subarray(0, end).toString('latin1'), payload: block.subarray(end + 4) };
-}
-
-async function zipEntry(path: string, name: string): Promise<Buffer> {
-  const zip = await openPromise(path, { autoClose: false });
-  try {
-    for await (const entry of zip.eachEntry()) {
-      if (entry.fileName !== name) continue;
-      const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    }
-  } finally {
-    zip.close();
-  }
-  throw new Error(`${name} is not in ${path}`);
 }
 
 /** The href of every <a> in an HTML file, as a browser reads it. */

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { chromium } from 'playwright-core';
-import { openPromise } from 'yauzl';
+import { zipEntries } from '../support/zip-entries.ts';
 import { ExportError } from '../../crawler/export/export-error.ts';
 import { exportMirror, type MirrorSummary } from '../../crawler/export/mirror/export.ts';
 import { MIRROR_HEAD_META } from '../../crawler/export/mirror/page.ts';
@@ -52,21 +52,6 @@ function filesUnder(root: string): string[] {
   };
   walk(root);
   return out.sort();
-}
-
-async function zipEntries(path: string): Promise<Map<string, Buffer>> {
-  const zip = await openPromise(path, { lazyEntries: true });
-  const entries = new Map<string, Buffer>();
-  try {
-    for await (const entry of zip.eachEntry()) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      entries.set(entry.fileName, Buffer.concat(chunks));
-    }
-  } finally {
-    zip.close();
-  }
-  return entries;
 }
 
 /** The index's date line changes from one export to the next; nothing else may. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { CDXIndexer, WARCParser } from 'warcio';
-import { openPromise, type ZipFile } from 'yauzl';
+import { zipEntry } from '../support/zip-entries.ts';
 import { exportCollection } from '../../crawler/export/run-export.ts';
 import { cdxTimestamp } from '../../crawler/export/wacz/cdxj.ts';
 import { exportWacz } from '../../crawler/export/wacz/export.ts';
@@ -117,21 +117,6 @@ function expectedHead(status: number, statusText: string | null, headers: Header
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
-}
-
-async function zipEntry(path: string, name: string): Promise<Buffer> {
-  const zip: ZipFile = await openPromise(path, { autoClose: false });
-  try {
-    for await (const entry of zip.eachEntry()) {
-      if (entry.fileName !== name) continue;
-      const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    }
-  } finally {
-    zip.close();
-  }
-  throw new Error(`${name} is not in ${path}`);
 }
 
 interface IndexLine {

@@ -3,9 +3,11 @@
  * and limits are the settings schema's (crawler/protocol/settings.ts), which the service
  * checks too: checked here first so the user hears about a typo before the service does.
  */
-import type { ExportFilter, NewCollectionInput } from '../../../crawler/protocol/api.ts';
+import type { ExportFilter, NewCollectionInput, SessionInfo } from '../../../crawler/protocol/api.ts';
 import { DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS, numberRange, type NumberRange, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
 import { readUrlPattern } from '../../../crawler/protocol/url-pattern.ts';
+import { proxySettingProblem } from '../../../crawler/protocol/proxy-url.ts';
+import { parseCookieLines } from '../../../crawler/protocol/cookies-txt.ts';
 import { parseSeedLines } from './seeds.ts';
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
@@ -59,6 +61,10 @@ export interface NewCrawlFields {
   include: string;
   /** Exclude patterns, one a line (the `exclude` setting). */
   exclude: string;
+  /** The `proxy` setting: '' the app's environment (HTTPS_PROXY…), `none` direct, or a proxy URL. */
+  proxy: string;
+  /** A Netscape cookies.txt's text, for a logged-in session; '' none. */
+  cookies: string;
 }
 
 export type NewCrawlField = keyof NewCrawlFields;
@@ -96,6 +102,8 @@ export const NEW_CRAWL_DEFAULTS: NewCrawlFields = {
   maxDocumentMiB: numberText(DEFAULT_SETTINGS.maxDocumentBytes / MIB),
   include: DEFAULT_SETTINGS.include.join('\n'),
   exclude: DEFAULT_SETTINGS.exclude.join('\n'),
+  proxy: DEFAULT_SETTINGS.proxy,
+  cookies: '',
 };
 
 export interface PatternLines {
@@ -122,6 +130,43 @@ export function parsePatternLines(text: string): PatternLines {
   const max = NEW_CRAWL_INPUT_BOUNDS.patternCount;
   if (patterns.length > max) problems.push(`There are ${patterns.length} patterns; at most ${max} are allowed.`);
   return { patterns, problems };
+}
+
+/** What is wrong with the proxy field (trimmed), checked as the crawler checks the setting; undefined when nothing is. */
+export function proxyFieldError(text: string): string | undefined {
+  const proxy = text.trim();
+  if (proxy.length > NEW_CRAWL_INPUT_BOUNDS.proxyLength) return `The proxy is too long (at most ${formatNumber(NEW_CRAWL_INPUT_BOUNDS.proxyLength)} characters).`;
+  const problem = proxySettingProblem(proxy);
+  // The problem never quotes the URL: it may hold the proxy's password.
+  return problem === undefined ? undefined : `This proxy ${problem}.`;
+}
+
+/** The cookies that would be imported (none while there are problems), and the sites they are for, sorted. */
+export interface CookiesReading extends SessionInfo {
+  /** One sentence per malformed line (never quoting it: a cookie's value is a secret), or why the text cannot be used. */
+  problems: string[];
+}
+
+/** Malformed lines listed at most: a paste that is not a cookies.txt would otherwise list itself line by line. */
+const MAX_COOKIE_PROBLEMS_SHOWN = 10;
+
+/**
+ * Reads the cookies box as the service will (crawler/protocol/cookies-txt.ts); the service also
+ * refuses a domain that is a public suffix, which only it can tell.
+ */
+export function readCookiesField(text: string): CookiesReading {
+  if (text.trim() === '') return { cookies: 0, domains: [], problems: [] };
+  const max = NEW_CRAWL_INPUT_BOUNDS.cookiesLength;
+  if (text.length > max) return { cookies: 0, domains: [], problems: [`The cookies are too long: at most ${formatNumber(max)} characters.`] };
+  const reading = parseCookieLines(text);
+  if (reading.problems.length > 0) {
+    const problems = reading.problems.slice(0, MAX_COOKIE_PROBLEMS_SHOWN).map((p) => `Line ${p.line}: ${p.problem}.`);
+    const more = reading.problems.length - MAX_COOKIE_PROBLEMS_SHOWN;
+    if (more > 0) problems.push(`And ${more} more malformed ${more === 1 ? 'line' : 'lines'}.`);
+    return { cookies: 0, domains: [], problems };
+  }
+  if (reading.cookies.length === 0) return { cookies: 0, domains: [], problems: ['No cookie in it is still valid: they have all expired, or there are only comments.'] };
+  return { cookies: reading.cookies.length, domains: [...new Set(reading.cookies.map((c) => c.domain))].sort(), problems: [] };
 }
 
 /** The New crawl form's choices of documents to read (the CLI's --documents takes the same values). */
@@ -188,6 +233,12 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
   const exclude = parsePatternLines(fields.exclude);
   if (exclude.problems.length > 0) errors.exclude = exclude.problems.join('\n');
 
+  const proxy = fields.proxy.trim();
+  const proxyError = proxyFieldError(proxy);
+  if (proxyError !== undefined) errors.proxy = proxyError;
+  const cookies = readCookiesField(fields.cookies);
+  if (cookies.problems.length > 0) errors.cookies = cookies.problems.join('\n');
+
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const hotPredicate = fields.hotPredicate.trim();
   const input: NewCollectionInput = {
@@ -212,6 +263,8 @@ export function newCrawlInput(fields: NewCrawlFields): Parsed<NewCollectionInput
     start: true,
   };
   if (name !== '') input.name = name;
+  if (proxy !== '') input.proxy = proxy;
+  if (cookies.cookies > 0) input.cookies = fields.cookies;
   return { ok: true, value: input };
 }
 

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { UrlRulesCheck, UrlRulesCheckInput } from '../../../crawler/protocol/api.ts';
-import { RENDER_MODES, SCOPES, SPEND_MODES, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
+import { NEW_CRAWL_INPUT_BOUNDS, RENDER_MODES, SCOPES, SPEND_MODES, type RenderMode, type ScopeMode, type SpendMode } from '../../../crawler/protocol/settings.ts';
 import { CheckField, Field } from '../components/Field.tsx';
 import { EmptyState, ErrorNote } from '../components/Notes.tsx';
 import { navigate } from '../hooks/use-hash-route.ts';
-import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, parsePatternLines, REVISIT_CHOICES, DOCUMENT_CHOICES, DOCUMENT_MIB_RULE, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
+import { NEW_CRAWL_DEFAULTS, newCrawlInput, NUMBER_RULES, parsePatternLines, proxyFieldError, readCookiesField, REVISIT_CHOICES, DOCUMENT_CHOICES, DOCUMENT_MIB_RULE, type FieldErrors, type NewCrawlField, type NewCrawlFields, type NewCrawlNumberField } from '../lib/forms.ts';
+import { describeSession } from '../lib/session.ts';
 import { verdictWords } from '../lib/rule-check.ts';
 import { parseSeedLines } from '../lib/seeds.ts';
 import { useClient, useInfo, useStore } from '../state/contexts.ts';
@@ -147,6 +148,7 @@ export function NewCrawlScreen() {
           <summary>Advanced settings</summary>
           <div className="advanced-body">
             <UrlRulesFields fields={fields} errors={errors} set={set} />
+            <ConnectionFields fields={fields} set={set} />
             <div className="form-row">
               <Field id="new-concurrency" label="Concurrency" error={errors.concurrency} hint="Requests in flight across all sites (never more than one per site).">
                 {(props) => <input {...props} type="number" {...numberLimits('concurrency')} value={fields.concurrency} onChange={(e) => set('concurrency', e.target.value)} />}
@@ -318,4 +320,70 @@ const PATTERN_HINT = (
   </>
 );
 
-const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['include', 'exclude', 'concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter', 'documents', 'maxDocumentMiB']);
+const ADVANCED: ReadonlySet<NewCrawlField> = new Set(['include', 'exclude', 'proxy', 'cookies', 'concurrency', 'maxDepth', 'hotPredicate', 'hotThreshold', 'name', 'allowPrivate', 'revisitAfter', 'documents', 'maxDocumentMiB']);
+
+/** A cookies.txt larger than this many bytes is not read: the service would refuse its text anyway (UTF-8 takes up to 4 bytes a character). */
+const MAX_COOKIES_FILE_BYTES = 4 * NEW_CRAWL_INPUT_BOUNDS.cookiesLength;
+
+/**
+ * How the crawl reaches the sites: the proxy, and a logged-in session from a cookies.txt
+ * (pasted, or read from a file into the box). Both are checked as they are typed, as the
+ * crawler checks them; no cookie value is ever shown but in the box itself.
+ */
+function ConnectionFields({ fields, set }: { fields: NewCrawlFields; set: <K extends NewCrawlField>(key: K, value: NewCrawlFields[K]) => void }) {
+  const [fileError, setFileError] = useState<string | undefined>(undefined);
+  // Read again only when the box changes: a whole browser's export is large, and every keystroke elsewhere renders this.
+  const cookies = useMemo(() => readCookiesField(fields.cookies), [fields.cookies]);
+
+  const readFile = (file: File | undefined): void => {
+    setFileError(undefined);
+    if (file === undefined) return;
+    if (file.size > MAX_COOKIES_FILE_BYTES) {
+      setFileError(`${file.name} is too large for a cookies.txt.`);
+      return;
+    }
+    const reader = new FileReader();
+    reader.onload = () => set('cookies', String(reader.result ?? ''));
+    reader.onerror = () => setFileError(`${file.name} could not be read.`);
+    reader.readAsText(file);
+  };
+
+  const cookiesError = [...cookies.problems, ...(fileError === undefined ? [] : [fileError])];
+  return (
+    <>
+      <Field id="new-proxy" label="Proxy" error={proxyFieldError(fields.proxy)} hint={PROXY_HINT}>
+        {(props) => <input {...props} type="text" inputMode="url" spellCheck={false} autoComplete="off" placeholder="socks5h://127.0.0.1:9050" value={fields.proxy} onChange={(e) => set('proxy', e.target.value)} />}
+      </Field>
+      <Field id="new-cookies" label="Cookies (cookies.txt)" error={cookiesError.length > 0 ? cookiesError.join('\n') : undefined} hint={COOKIES_HINT}>
+        {(props) => (
+          <>
+            <textarea {...props} rows={4} spellCheck={false} autoComplete="off" placeholder={'# Netscape HTTP Cookie File\n.example.org\tTRUE\t/\tTRUE\t0\tsession\t…'} value={fields.cookies} onChange={(e) => set('cookies', e.target.value)} />
+            <input type="file" accept=".txt,text/plain" aria-label="Read cookies from a cookies.txt file" onChange={(e) => readFile(e.target.files?.[0])} />
+          </>
+        )}
+      </Field>
+      {cookies.cookies > 0 && (
+        <p className="hint" role="status" data-testid="cookies-summary">
+          {describeSession(cookies)}.
+        </p>
+      )}
+    </>
+  );
+}
+
+const PROXY_HINT = (
+  <>
+    Every request of the crawl goes through it, the browser's included: <code>http://</code>, <code>https://</code>,{' '}
+    <code>socks5://</code> or <code>socks5h://</code> (the proxy resolves names, as Tor wants), with{' '}
+    <code>user:password@</code> if it asks for one. Blank: the proxy of the app's environment (<code>HTTPS_PROXY</code>,{' '}
+    <code>HTTP_PROXY</code>, <code>ALL_PROXY</code>, <code>NO_PROXY</code>); <code>none</code>: connect directly.
+  </>
+);
+
+const COOKIES_HINT = (
+  <>
+    A logged-in session: paste a Netscape <code>cookies.txt</code> (as browser extensions export it), or read one from a
+    file. Each cookie is sent only to the site and path it belongs to; the cookies stay in the collection, never in its
+    exports.
+  </>
+);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DOCUMENT_CHOICES, exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, parsePatternLines, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
+import { DOCUMENT_CHOICES, exportFilter, NEW_CRAWL_DEFAULTS, newCrawlInput, parseBudgets, parseNumberField, parsePatternLines, proxyFieldError, readCookiesField, REVISIT_CHOICES } from '../../../../renderer/src/lib/forms.ts';
 import { checkSettings, DEFAULT_SETTINGS, NEW_CRAWL_INPUT_BOUNDS } from '../../../../crawler/protocol/settings.ts';
 
 describe('newCrawlInput', () => {
@@ -64,6 +64,51 @@ describe('newCrawlInput', () => {
     const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: '# the docs\nhttps://a.example/docs/  # start here\n\nhttps://b.example/' });
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.value.seeds, ['https://a.example/docs/', 'https://b.example/']);
+  });
+
+  test('passes a proxy and a pasted cookies.txt, and leaves both out when blank', () => {
+    const cookies = '# Netscape HTTP Cookie File\r\n.library.example.org\tTRUE\t/\tTRUE\t0\tsid\tSECRET-FORM-VALUE\r\n#HttpOnly_auth.example.net\tFALSE\t/\tFALSE\t0\ttoken\tSECRET-FORM-VALUE\r\n';
+    const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', proxy: ' socks5h://tor:secret@127.0.0.1:9050 ', cookies });
+    assert.ok(parsed.ok);
+    assert.deepEqual({ proxy: parsed.value.proxy, cookies: parsed.value.cookies }, { proxy: 'socks5h://tor:secret@127.0.0.1:9050', cookies });
+    assert.ok(checkSettings({ ...DEFAULT_SETTINGS, query: 'q', seeds: ['http://a.example/'], proxy: parsed.value.proxy }).ok, 'the proxy the form makes is a valid setting');
+    assert.deepEqual(readCookiesField(cookies), { cookies: 2, domains: ['auth.example.net', 'library.example.org'], problems: [] });
+    const blank = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', proxy: '  ', cookies: '\n \n' });
+    assert.ok(blank.ok);
+    assert.deepEqual([Object.hasOwn(blank.value, 'proxy'), Object.hasOwn(blank.value, 'cookies')], [false, false]);
+    const direct = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', proxy: 'none' });
+    assert.ok(direct.ok);
+    assert.equal(direct.value.proxy, 'none');
+  });
+
+  test('refuses a proxy the crawler would refuse, never quoting its password', () => {
+    const refusals: [string, string][] = [
+      ['ftp://user:hunter2@proxy:21', 'This proxy has scheme ftp://; use http://, https://, socks5:// or socks5h://.'],
+      ['http://user:hunter2@proxy:3128/path', 'This proxy has a path or query; give only scheme, host and port.'],
+      ['http://', 'This proxy is not a proxy URL.'],
+      ['http://proxy:3128 none', 'This proxy holds a space.'],
+      [`http://${'p'.repeat(NEW_CRAWL_INPUT_BOUNDS.proxyLength)}:1`, 'The proxy is too long (at most 2,000 characters).'],
+    ];
+    for (const [proxy, error] of refusals) {
+      const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', proxy });
+      assert.deepEqual(parsed, { ok: false, errors: { proxy: error } }, proxy);
+      assert.equal(proxyFieldError(proxy), error);
+    }
+  });
+
+  test('names each malformed cookies.txt line by its number, never quoting it', () => {
+    const cookies = ['# Netscape HTTP Cookie File', 'a.example\tFALSE\t/\tFALSE\t0\tsid\tSECRET-FORM-VALUE', 'a.example FALSE / FALSE 0 sid SECRET-FORM-VALUE', '', 'a.example\tMAYBE\t/\tFALSE\t0\tsid\tSECRET-FORM-VALUE'].join('\n');
+    const parsed = newCrawlInput({ ...NEW_CRAWL_DEFAULTS, query: 'q', seeds: 'http://a.example/', cookies });
+    assert.deepEqual(parsed, {
+      ok: false,
+      errors: {
+        cookies: 'Line 3: expected 7 TAB-separated fields (domain, subdomains, path, secure, expiry, name, value), found 1.\nLine 5: the include-subdomains flag (field 2) is neither TRUE nor FALSE.',
+      },
+    });
+    const garbage = readCookiesField(Array.from({ length: 13 }, () => 'not a cookie').join('\n'));
+    assert.deepEqual([garbage.problems.length, garbage.problems.at(-1)], [11, 'And 3 more malformed lines.']);
+    assert.deepEqual(readCookiesField('a.example\tFALSE\t/\tFALSE\t1\tsid\told'), { cookies: 0, domains: [], problems: ['No cookie in it is still valid: they have all expired, or there are only comments.'] });
+    assert.deepEqual(readCookiesField('x'.repeat(NEW_CRAWL_INPUT_BOUNDS.cookiesLength + 1)).problems, ['The cookies are too long: at most 500,000 characters.']);
   });
 
   test('offers the documents the settings take, and bounds the largest document in whole MiB', () => {

@@ -21,17 +21,22 @@ function row(overrides: Partial<ArchiveRow> = {}): ArchiveRow {
 }
 
 describe('export: HTTP messages in WARC records', () => {
-  it('writes the status line and the headers as received, byte for byte', () => {
+  it('writes the status line and the headers as received, byte for byte, repeated ones included', () => {
     // Stored header text is latin1-decoded: 'Ã©' is the UTF-8 bytes of 'é', and a lone 'é' is the byte 0xE9.
-    const head = responseHead(row({ headers: [['Content-Type', 'text/html'], ['X-Utf8', 'caf\u00c3\u00a9'], ['X-Latin1', 'caf\u00e9'], ['set-cookie', 'a=1'], ['Vary', 'x'], ['set-cookie', 'b=2']] }), 200);
+    const head = responseHead(row({ headers: [['Content-Type', 'text/html'], ['X-Utf8', 'caf\u00c3\u00a9'], ['X-Latin1', 'caf\u00e9'], ['link', '<a>'], ['Vary', 'x'], ['link', '<b>']] }), 200);
     const expected = Buffer.concat([
       Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Utf8: caf'),
       Buffer.from([0xc3, 0xa9]),
       Buffer.from('\r\nX-Latin1: caf'),
       Buffer.from([0xe9]),
-      Buffer.from('\r\nset-cookie: a=1\r\nVary: x\r\nset-cookie: b=2\r\n\r\n'),
+      Buffer.from('\r\nlink: <a>\r\nVary: x\r\nlink: <b>\r\n\r\n'),
     ]);
     assert.deepEqual(head, expected);
+  });
+
+  it("leaves out the session's headers: Set-Cookie in any case, the others kept in order", () => {
+    const head = responseHead(row({ headers: [['Content-Type', 'text/html'], ['set-cookie', 'a=1'], ['Vary', 'x'], ['Set-Cookie2', 'b=2'], ['SET-COOKIE', 'c=3']] }), 200);
+    assert.equal(head.toString('latin1'), 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nVary: x\r\n\r\n');
   });
 
   it('renames Transfer-Encoding, since the payload is stored de-chunked', () => {
