@@ -14,7 +14,7 @@ const CRAWLER_LAYERS = [
   { name: 'store', paths: ['^crawler/store/'] },
   { name: 'library', paths: ['^crawler/(library|frontier)/'] },
   { name: 'engine', paths: ['^crawler/engine/'] },
-  { name: 'collections', paths: ['^crawler/(lab|export|import|viewer)/'] },
+  { name: 'collections', paths: ['^crawler/(lab|export|import|merge|viewer)/'] },
   { name: 'cluster', paths: ['^crawler/cluster/'] },
   { name: 'service', paths: ['^crawler/service/'] },
   { name: 'front-ends', paths: ['^crawler/(serve|cli)/'] },

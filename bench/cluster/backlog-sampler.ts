@@ -8,7 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { ClusterKeys } from '../../crawler/cluster/cluster-keys.ts';
-import { PARTITIONS } from '../../crawler/cluster/partition.ts';
+import { PARTITIONS } from '../../crawler/store/shard-names.ts';
 import { infoField } from './redis-figures.ts';
 
 export interface BacklogSample {

@@ -2,7 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.ts';
 import { parseSeedList, type SeedListProblem } from '../protocol/seed-list.ts';
 import { DEFAULT_SETTINGS } from '../protocol/settings.ts';
+import { canonicalSeeds } from '../settings.ts';
 import { tryCanonicalize } from '../url/canonical.ts';
+import { stringFlag, stringsFlag, type CrawlFlags } from './crawl-options.ts';
 
 /** A seeds file larger than this is refused unread: 64 MiB is a million long URLs. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -48,4 +50,10 @@ function badLines(path: string, problems: readonly SeedListProblem[]): UsageErro
   if (problems.length > DESCRIBED_PROBLEMS) described.push(`and ${problems.length - DESCRIBED_PROBLEMS} more`);
   const which = lines.length === 1 ? `line ${lines[0]} is` : `lines ${numbers} are`;
   return new UsageError(`--seeds-file ${path}: ${which} not a URL to crawl; nothing was started (${described.join('; ')})`, { path, lines });
+}
+
+/** The seeds a command line names: `--seed`'s and the `--seeds-file`'s, canonical, each once (`crawl`, `cluster create`). */
+export function seedsOfFlags(flags: CrawlFlags): string[] {
+  const file = stringFlag(flags, 'seeds-file');
+  return [...new Set([...canonicalSeeds(stringsFlag(flags, 'seed') ?? []), ...(file === undefined ? [] : readSeedsFile(file))])];
 }

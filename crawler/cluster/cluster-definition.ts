@@ -4,8 +4,8 @@ import type { ClusterRunState } from '../protocol/cluster-status.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import type { ImportedCookie } from '../net/cookies-txt.ts';
 import { validateSettings } from '../settings.ts';
+import { PARTITIONS } from '../store/shard-names.ts';
 import { ClusterKeys } from './cluster-keys.ts';
-import { PARTITIONS } from './partition.ts';
 import { LinkStreams } from './link-streams.ts';
 
 /*

@@ -1,4 +1,5 @@
 import { getDomain } from 'tldts';
+import { PARTITIONS } from '../store/shard-names.ts';
 
 /*
  * A cluster's crawl is cut into a fixed number of virtual partitions, each crawled into a
@@ -6,10 +7,9 @@ import { getDomain } from 'tldts';
  * registrable domain, or of its host (with the port) where there is none (an IP address,
  * localhost): every URL of a host, and of a site's subdomains, lands in one partition, so
  * politeness, robots.txt and the seen set stay per shard. The number never changes during a
- * crawl, so a worker joining or leaving moves partitions, never URLs.
+ * crawl, so a worker joining or leaving moves partitions, never URLs. The count and a shard's
+ * file name are in store/shard-names.ts, which `forager merge` reads too.
  */
-
-export const PARTITIONS = 256;
 
 /** FNV-1a over the text, as an unsigned 32-bit number. */
 function fnv1a(text: string): number {
@@ -57,9 +57,4 @@ export class PartitionMap {
 function originOf(url: string): string {
   const slash = url.indexOf('/', url.indexOf('//') + 2);
   return slash === -1 ? url : url.slice(0, slash);
-}
-
-/** A shard's file name in the crawl's data directory. */
-export function shardFileName(partition: number): string {
-  return `shard-${String(partition).padStart(3, '0')}.forager`;
 }

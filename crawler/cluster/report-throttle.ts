@@ -5,6 +5,12 @@
  * interval, with how many times it came back meanwhile.
  */
 
+/** How a part of a worker speaks: a line of news, or a problem said through the worker's throttle (its key, then its line). */
+export interface WorkerVoice {
+  log: (line: string) => void;
+  report: (problem: string, line: string) => void;
+}
+
 /** Problems remembered at most: past it, those not said within the interval are forgotten. */
 const MAX_PROBLEMS = 1024;
 

@@ -11,10 +11,9 @@ import type { Db } from '../store/database.ts';
 
 export const FENCED_MESSAGE = 'fenced: this partition is leased to another worker now';
 
-/** The fence's table and the owner's epoch in it; then this connection's triggers. */
+/** The owner's epoch in the shard's cluster_fence table (made by store/migrations.ts); then this connection's triggers. */
 export function raiseFence(db: Db, epoch: number): void {
   if (!Number.isSafeInteger(epoch) || epoch < 1) throw new RangeError(`a lease epoch is a positive integer, not ${epoch}`);
-  db.exec('CREATE TABLE IF NOT EXISTS cluster_fence (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL)');
   db.transaction(() => {
     const current = db.prepare('SELECT epoch FROM cluster_fence WHERE id = 1').pluck().get() as number | undefined;
     // A later epoch in the shard means this lease is already stale: write nothing.

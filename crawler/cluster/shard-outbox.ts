@@ -23,15 +23,8 @@ export class ShardOutbox {
   /** Rows may be waiting: set by add() (and at open, for rows a killed worker left), cleared once a read finds none. */
   #mayHaveRows = true;
 
+  /** `db` is a shard: its cluster_outbox table is made by store/migrations.ts. */
   constructor(db: Db) {
-    db.exec(`CREATE TABLE IF NOT EXISTS cluster_outbox (
-      id        INTEGER PRIMARY KEY,
-      url       TEXT NOT NULL,
-      parent_id INTEGER NOT NULL,
-      depth     INTEGER NOT NULL,
-      anchor    TEXT NOT NULL,
-      context   TEXT NOT NULL
-    )`);
     this.#insert = db.prepare('INSERT INTO cluster_outbox (url, parent_id, depth, anchor, context) VALUES (?, ?, ?, ?, ?)');
     // The parent page's relevance travels with the link: it is in the shard by the time the page's transaction commits.
     this.#read = db.prepare(`SELECT o.id, o.url, o.depth, o.anchor, o.context, p.relevance

@@ -5,7 +5,7 @@ import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import type { PageJudge } from '../relevance/judge.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
-import { UsageError } from '../errors.ts';
+import { ClusterError, UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
 import { openCollection, type Db } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
@@ -13,7 +13,8 @@ import { importCookies } from '../store/cookie-store.ts';
 import type { ImportedCookie } from '../net/cookies-txt.ts';
 import type { ClusterLabel } from './cluster-labels.ts';
 import { linkLimitsOf, linkProblem, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
-import { partitionReason, shardFileName, type PartitionMap } from './partition.ts';
+import { shardFileName } from '../store/shard-names.ts';
+import { partitionReason, type PartitionMap } from './partition.ts';
 import { isFenced, raiseFence } from './shard-fence.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
@@ -31,6 +32,34 @@ const SHARD_SEEN_CACHE = 8192;
 const SHARD_CACHE_KIB = 1024;
 /** Links read from the outbox per send. */
 const OUTBOX_BATCH = 2000;
+/**
+ * How long a shard's connection waits for another process's write lock, in milliseconds.
+ * Only a worker past its lease writes a shard it does not own, and it may be stopped (SIGSTOP,
+ * a paused VM) holding the lock for good; SQLite waits on this thread, which also renews the
+ * leases and runs every other shard, so the wait is kept short and the open tried again later.
+ */
+const SHARD_BUSY_TIMEOUT_MS = 50;
+
+/** Another process holds the shard's write lock (a worker paused past its lease): the fence could not be raised yet. */
+export class ShardLockedError extends ClusterError {
+  constructor(partition: number, options?: { cause?: unknown }) {
+    super(`partition ${partition}: another process holds its shard's write lock (a worker paused past its lease?)`, { partition }, options);
+  }
+}
+
+/** Whether an error is SQLite's "database is locked" past the busy time-out. */
+function isBusy(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY';
+}
+
+/** A shard's collection, its lock waits kept short from the first statement (an old shard's migration included). */
+function openShard(path: string, partition: number): Db {
+  try {
+    return openCollection(path, { create: true, busyTimeoutMs: SHARD_BUSY_TIMEOUT_MS });
+  } catch (err) {
+    throw isBusy(err) || (err instanceof Error && isBusy(err.cause)) ? new ShardLockedError(partition, { cause: err }) : err;
+  }
+}
 
 /**
  * The CPU time of this thread so far, in milliseconds: a shard's open and close are counted
@@ -85,14 +114,18 @@ export class ShardRunner {
     const path = join(context.dir, shardFileName(partition));
     // A new shard starts as a copy of an empty collection: making one (pragmas, every migration) costs a crawl of small shards dearly.
     if (!existsSync(path)) copyFileSync(context.template, path, constants.COPYFILE_EXCL);
-    const db = openCollection(path, { create: true });
+    const db = openShard(path, partition);
     this.#db = db;
     try {
       // A worker holds many shards: each keeps a small page cache (a collection's own is 8 MB).
       db.pragma(`cache_size = -${SHARD_CACHE_KIB}`);
       // And a WAL checkpointed at SQLite's default size, not a collection's 40 MB: a worker holds a hundred shards.
       db.pragma('wal_autocheckpoint = 1000');
-      raiseFence(db, epoch);
+      try {
+        raiseFence(db, epoch);
+      } catch (err) {
+        throw isBusy(err) ? new ShardLockedError(partition, { cause: err }) : err;
+      }
       if (loadSettings(db) === undefined) {
         saveSettings(db, context.settings);
         if (context.cookies !== undefined) importCookies(db, context.cookies);

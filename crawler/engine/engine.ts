@@ -22,11 +22,12 @@ import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
 import { storeErrorOf } from '../store/store-error.ts';
 import { WriterLock } from '../store/writer-lock.ts';
-import { UrlState, type UrlStateValue } from '../store/url-state.ts';
+import { UrlState } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
 import { frontierStore } from './frontier-store.ts';
 import { replayHistory } from '../library/history-replay.ts';
+import { crawlStats } from '../library/crawl-stats.ts';
 import type { HostState } from './host-state.ts';
 import type { PageJudge } from '../relevance/judge.ts';
 import { createPageJudge, knownLabels } from './relevance-judge.ts';
@@ -586,28 +587,23 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Live figures: URL states kept current by the store, rates for this run. */
   stats(): CrawlStats {
-    const tally = this.#urls.tally();
-    const n = (state: UrlStateValue): number => tally.get(state) ?? 0;
-    const elapsedMs = this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt;
-    const fetched = this.#pagesAtStart + this.#pagesThisRun;
-    const hot = this.#hotAtStart + this.#hotThisRun;
-    return {
-      fetched,
-      hot,
-      harvestRate: fetched === 0 ? 0 : hot / fetched,
-      queued: n(UrlState.queued) + n(UrlState.inflight),
-      inflight: this.#pageTasks,
-      failed: n(UrlState.failed),
-      robotsBlocked: n(UrlState.robotsBlocked),
-      skipped: n(UrlState.skipped),
-      hosts: this.#frontier.hostCount,
-      seenCacheHitRate: this.#admission.cache.hitRate,
-      // Revisits are fetches too: a refresh's rate is its revisits' and new pages'.
-      pagesPerSecond: elapsedMs === 0 ? 0 : ((this.#pagesThisRun + this.#revisitedThisRun()) * 1000) / elapsedMs,
-      bytesFetched: this.#bytesThisRun,
-      elapsedMs,
+    const pages = {
+      pages: this.#pagesAtStart + this.#pagesThisRun,
+      hot: this.#hotAtStart + this.#hotThisRun,
       rendered: this.#renderedAtStart + this.#renderedThisRun,
       documents: this.#documentsAtStart + this.#documentsThisRun,
+    };
+    const { cache } = this.#admission;
+    const fetched = {
+      // Revisits are fetches too: a refresh's rate is its revisits' and new pages'.
+      fetches: this.#pagesThisRun + this.#revisitedThisRun(),
+      bytes: this.#bytesThisRun,
+      elapsedMs: this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt,
+      seenLookups: cache.lookups,
+      seenHits: cache.hits,
+    };
+    return {
+      ...crawlStats({ pages, urls: this.#urls.tally(), inflight: this.#pageTasks, hosts: this.#frontier.hostCount, fetched }),
       ...(this.renderNotice !== undefined ? { renderNotice: this.renderNotice } : {}),
       orderingMs: Math.round(this.#orderingMs),
       ...(this.#refresh !== undefined || this.#revisitAfterMs !== undefined ? { revisits: { ...this.#revisitCounts, queued: this.#strategy.queuedRevisits } } : {}),

@@ -19,6 +19,7 @@ import { entryHints } from '../parse/resource-hints.ts';
 import type { UrlAdmission } from './url-admission.ts';
 import { RenderStore, type PageRequisites, type RenderRecord } from '../store/render-store.ts';
 import type { NewRevisit, VersionStore } from '../store/version-store.ts';
+import { responseRow } from './response-row.ts';
 
 export interface RecordedPage {
   seq: number;
@@ -226,15 +227,11 @@ export class PageRecorder {
       const redirect = this.#redirectTarget(task, result, outlinks);
       const stored = {
         urlId: task.id,
-        status: result.status,
-        httpVersion: result.httpVersion ?? null,
-        statusText: result.statusText ?? null,
-        headers: result.rawHeaders,
+        ...responseRow(result),
         contentType: result.headers['content-type'] ?? null,
         charset: analysis.charset,
         body: analysis.storedBody === null || !storesBody ? null : Buffer.from(analysis.storedBody.buffer, analysis.storedBody.byteOffset, analysis.storedBody.byteLength),
         bodyBytes: result.body?.length ?? 0,
-        wireBytes: result.bytesReceived,
         title: analysis.page?.title || null,
         text: analysis.page?.text || null,
         terms: terms.length > 0 ? terms.join(' ') : null,
@@ -246,11 +243,6 @@ export class PageRecorder {
         canonical: analysis.page?.canonical ?? null,
         redirectTo: redirect.id,
         note: redirect.note ?? analysis.note,
-        startedAt: result.timings.startedAt,
-        fetchedAt: result.timings.startedAt + result.timings.totalMs,
-        responseMs: result.timings.totalMs,
-        remoteAddress: result.remoteAddress ?? null,
-        requestHead: result.requestHeaders ?? null,
         payload: storesBody && result.contentEncoding !== undefined && result.rawBody !== undefined ? result.rawBody : null,
         simhash: analysis.simhash === null ? null : simhashToInt(analysis.simhash),
         bodyHash: analysis.bodyHash,

@@ -10,6 +10,7 @@ import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { NewRevisit, RevisitOutcome, StoredVersion, VersionStore } from '../store/version-store.ts';
 import type { PageRecorder, RecordedPage, RenderedAnalysis } from './page-recorder.ts';
+import { responseRow } from './response-row.ts';
 
 /** What a revisit came to: its outcome, and the stored page when it changed. */
 export interface RevisitRecord {
@@ -109,20 +110,7 @@ export class RevisitRecorder {
   }
 
   #revisitOf(stored: StoredVersion, result: FetchResult): Omit<NewRevisit, 'outcome'> {
-    return {
-      seq: stored.seq,
-      version: stored.version,
-      status: result.status,
-      httpVersion: result.httpVersion ?? null,
-      statusText: result.statusText ?? null,
-      headers: result.rawHeaders,
-      requestHead: result.requestHeaders ?? null,
-      startedAt: result.timings.startedAt,
-      fetchedAt: result.timings.startedAt + result.timings.totalMs,
-      responseMs: result.timings.totalMs,
-      wireBytes: result.bytesReceived,
-      remoteAddress: result.remoteAddress ?? null,
-    };
+    return { seq: stored.seq, version: stored.version, ...responseRow(result) };
   }
 
   /** The same status and the same payload (by SHA-256 of the decoded body, as pages.body_hash), or the same head when no body was downloaded. */

@@ -3,6 +3,8 @@ import { PageRecorder } from '../engine/page-recorder.ts';
 import { UrlAdmission } from '../engine/url-admission.ts';
 import { ORIGINAL_TRANSFER_ENCODING } from '../export/warc/http.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
+import { headerMap } from '../net/header-pairs.ts';
+import { redirectLocation } from '../net/redirect-location.ts';
 import { defaultParseWorkers } from '../parse/parse-pool.ts';
 import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
@@ -22,7 +24,7 @@ import { fingerprint } from '../url/fingerprint.ts';
 import { createScope } from '../url/scope.ts';
 import { decodeContent } from './content-decoding.ts';
 import { foragerInfo, importedSettings, type ForagerInfo } from './forager-info.ts';
-import { headerMap, parseHttpResponse, redirectLocation, requestHead } from './http-message.ts';
+import { parseHttpResponse, requestHead } from './http-message.ts';
 import { ImportError } from './import-error.ts';
 import { parsePageMetadata, type PageMetadata } from './page-metadata.ts';
 import type { WarcRecordData } from './read-wacz.ts';
@@ -263,10 +265,8 @@ export class CollectionBuilder {
       result.rawBody = http.payload;
       result.body = decodeContent(http.payload, contentEncoding, recording.settings.maxDecodedBytes, target);
     }
-    if (http.status >= 300 && http.status < 400) {
-      const location = redirectLocation(http.rawHeaders, task.url);
-      if (location !== undefined) result.location = location;
-    }
+    const location = redirectLocation(http.status, http.rawHeaders, task.url);
+    if (location !== undefined) result.location = location;
     if (response.ipAddress !== null) result.remoteAddress = response.ipAddress;
     if (sentHead !== null) result.requestHeaders = sentHead;
 

@@ -1,5 +1,4 @@
 import { ImportError } from './import-error.ts';
-import { firstHeader } from '../net/header-pairs.ts';
 
 /** An HTTP response as a WARC response record holds it: status line, headers as received, payload as received. */
 export interface HttpResponseBlock {
@@ -59,28 +58,4 @@ export function parseHttpResponse(block: Buffer, url: string): HttpResponseBlock
 export function requestHead(block: Buffer): string {
   const parts = splitHead(block);
   return parts === undefined ? block.toString('latin1') : `${parts.head}\r\n`;
-}
-
-/** Lowercased names; repeated fields joined with ', ' (the crawler's view of a response's headers). */
-export function headerMap(rawHeaders: readonly [string, string][]): Record<string, string> {
-  // No prototype: a header may be named __proto__ or constructor.
-  const headers = Object.create(null) as Record<string, string>;
-  for (const [name, value] of rawHeaders) {
-    const key = name.toLowerCase();
-    const previous = headers[key];
-    headers[key] = previous === undefined ? value : `${previous}, ${value}`;
-  }
-  return headers;
-}
-
-/** The first Location resolved against the page URL, as the crawler resolves it (non-ASCII bytes read as UTF-8). */
-export function redirectLocation(rawHeaders: readonly [string, string][], base: string): string | undefined {
-  const value = firstHeader(rawHeaders, 'location');
-  if (value === undefined) return undefined;
-  const text = /[^\x00-\x7f]/.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
-  try {
-    return new URL(text.trim(), base).href;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import type { DocumentFacts } from '../parse/documents/document-facts.ts';
 import type { DocumentType } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import type { PageRow } from '../store/page-row.ts';
 import { documentOf } from '../store/document-store.ts';
 import { storedBodySql } from '../store/stored-body.ts';
 import { hasDocuments } from './document-columns.ts';
@@ -11,17 +12,10 @@ import { hasDocuments } from './document-columns.ts';
  * text with where each page starts). Only a page's latest version is a document.
  */
 
-export interface DocumentFile {
+export interface DocumentFile extends Pick<PageRow, 'contentType' | 'charset' | 'body' | 'bodyBytes'> {
   /** The canonical URL the document was fetched from. */
   url: string;
   type: DocumentType;
-  /** The Content-Type the server sent, as stored. */
-  contentType: string | null;
-  /** The charset a text document was decoded with. */
-  charset: string | null;
-  /** The gzip of the bytes as received; null when none was kept. */
-  body: Buffer | null;
-  bodyBytes: number;
 }
 
 export interface DocumentReading {

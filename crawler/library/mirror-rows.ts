@@ -1,5 +1,6 @@
 import { storedBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import type { PageRow } from '../store/page-row.ts';
 import { hasDocuments } from './document-columns.ts';
 
 /*
@@ -16,13 +17,8 @@ export interface MirrorBodyFacts {
   note: string | null;
 }
 
-export interface MirrorBodyRow {
+export interface MirrorBodyRow extends Pick<PageRow, 'fetchedAt' | 'contentType' | 'charset' | 'body'> {
   url: string;
-  fetchedAt: number;
-  contentType: string | null;
-  charset: string | null;
-  /** gzip of the body as received, or null. */
-  body: Buffer | null;
 }
 
 export interface MirrorIndexFacts {

@@ -1,6 +1,7 @@
 import type { DocumentType } from '../protocol/api.ts';
 import { hasVersions, storedBodySql, versionBodySql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import type { PageRow } from '../store/page-row.ts';
 import { fingerprint } from '../url/fingerprint.ts';
 import { hasDocuments } from './document-columns.ts';
 
@@ -12,16 +13,9 @@ import { hasDocuments } from './document-columns.ts';
  */
 
 /** A stored page as the viewer shows it: the body is the gzip of the bytes as received. */
-export interface StoredPageRow {
+export interface StoredPageRow extends Pick<PageRow, 'status' | 'contentType' | 'charset' | 'body' | 'bodyBytes' | 'note'> {
   /** The canonical URL the page was fetched from. */
   url: string;
-  status: number;
-  contentType: string | null;
-  /** The charset the parser decoded the body with. */
-  charset: string | null;
-  body: Buffer | null;
-  bodyBytes: number;
-  note: string | null;
   /** The URL a 3xx pointed to, when there is one. */
   redirectTo: string | null;
   /** The document type the latest version was read as; null for a web page and for an earlier version. */
@@ -29,14 +23,8 @@ export interface StoredPageRow {
 }
 
 /** The page fetched from a URL, enough to decide what to show for it. */
-export interface PageOfUrl {
-  seq: number;
-  status: number;
-  contentType: string | null;
+export interface PageOfUrl extends Pick<PageRow, 'seq' | 'status' | 'contentType' | 'note' | 'redirectTo'> {
   hasBody: boolean;
-  note: string | null;
-  /** The URL id a 3xx pointed to. */
-  redirectTo: number | null;
   /** The document type the page was read as; null for a web page. */
   documentType: DocumentType | null;
 }

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.ts';
 import type { PageRevisit, PageVersion, RevisitOutcome, VersionOrder } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import type { PageRow } from '../store/page-row.ts';
 import { hasVersions, storedBodySql, versionBodySql } from '../store/stored-body.ts';
 
 /*
@@ -31,14 +32,8 @@ export interface VersionText {
   text: string | null;
 }
 
-interface RawVersion {
+interface RawVersion extends Pick<PageRow, 'fetchedAt' | 'status' | 'title' | 'contentType' | 'relevance' | 'hot'> {
   version: number;
-  fetchedAt: number;
-  status: number;
-  title: string | null;
-  contentType: string | null;
-  relevance: number | null;
-  hot: number;
   hasBody: number;
 }
 

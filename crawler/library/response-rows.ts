@@ -1,5 +1,6 @@
 import { storedBodySql, storedPayloadSql } from '../store/stored-body.ts';
 import type { ReadonlyDb } from '../store/database.ts';
+import type { PageRow } from '../store/page-row.ts';
 
 /*
  * The stored HTTP exchange of one page at a time, as an archive (WARC) writes it: what was
@@ -7,21 +8,8 @@ import type { ReadonlyDb } from '../store/database.ts';
  * in memory.
  */
 
-export interface StoredResponseRow {
-  httpVersion: string | null;
-  statusText: string | null;
-  /** The response headers as received: JSON of [name, value] pairs, latin1-decoded. */
-  headers: string;
-  /** Request line and header lines as sent, each ending in CRLF; null before schema 2. */
-  requestHead: string | null;
-  /** The body as received when a Content-Encoding applied. */
-  payload: Buffer | null;
-  /** gzip of the decoded body; null when there was none. */
-  body: Buffer | null;
-  startedAt: number;
-  remoteAddress: string | null;
-  note: string | null;
-}
+/** The body is storedBodySql's: an exact duplicate's is its original's. */
+export type StoredResponseRow = Pick<PageRow, 'httpVersion' | 'statusText' | 'headers' | 'requestHead' | 'payload' | 'body' | 'startedAt' | 'remoteAddress' | 'note'>;
 
 export class ResponseRows {
   readonly #bySeq;

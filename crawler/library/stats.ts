@@ -1,4 +1,5 @@
 import { crawlCounts } from '../store/crawl-counts.ts';
+import { crawlStats } from './crawl-stats.ts';
 import { OUT_OF_SCOPE_ORIGIN } from '../store/host-store.ts';
 import type { CrawlStats, HarvestPoint, RevisitCounts } from '../protocol/crawl-stats.ts';
 import { hasVersions } from '../store/stored-body.ts';
@@ -53,28 +54,16 @@ export function storedRevisitCounts(db: ReadonlyDb): RevisitCounts | undefined {
 
 /** Stats of a collection at rest, from what is stored. */
 export function collectionStats(db: ReadonlyDb): CrawlStats {
-  const counts = urlCountsByState(db);
-  const n = (s: number): number => counts.get(s as never) ?? 0;
+  const urls = urlCountsByState(db);
   const totals = runTotals(db);
-  const { pages: fetched, hot, rendered, documents } = crawlCounts(db);
   const hosts = db.prepare('SELECT count(*) FROM hosts WHERE origin <> ?').pluck().get(OUT_OF_SCOPE_ORIGIN) as number;
-  return {
-    fetched,
-    hot,
-    harvestRate: fetched === 0 ? 0 : hot / fetched,
-    queued: n(UrlState.queued) + n(UrlState.inflight),
-    inflight: n(UrlState.inflight),
-    failed: n(UrlState.failed),
-    robotsBlocked: n(UrlState.robotsBlocked),
-    skipped: n(UrlState.skipped),
+  return crawlStats({
+    pages: crawlCounts(db),
+    urls,
+    inflight: urls.get(UrlState.inflight) ?? 0,
     hosts,
-    seenCacheHitRate: totals.seenLookups === 0 ? 0 : totals.seenHits / totals.seenLookups,
-    pagesPerSecond: totals.seconds === 0 ? 0 : totals.pages / totals.seconds,
-    bytesFetched: totals.bytes,
-    elapsedMs: Math.round(totals.seconds * 1000),
-    rendered,
-    documents,
-  };
+    fetched: { fetches: totals.pages, bytes: totals.bytes, elapsedMs: Math.round(totals.seconds * 1000), seenLookups: totals.seenLookups, seenHits: totals.seenHits },
+  });
 }
 
 /** Hot pages and harvest rate over pages fetched, sampled at no more than `points` places. */

@@ -1,4 +1,5 @@
 import type { ReadonlyDb, ReadStatement } from '../store/database.ts';
+import type { PageRow } from '../store/page-row.ts';
 import { hasVersions, versionBodySql, versionPayloadSql } from '../store/stored-body.ts';
 import type { RevisitOutcome } from '../store/version-store.ts';
 import type { StoredResponseRow } from './response-rows.ts';
@@ -17,10 +18,8 @@ export interface EarlierVersion {
 }
 
 /** An earlier version's stored HTTP exchange. */
-export interface StoredVersionRow extends StoredResponseRow {
+export interface StoredVersionRow extends StoredResponseRow, Pick<PageRow, 'status' | 'contentType'> {
   version: number;
-  status: number;
-  contentType: string | null;
 }
 
 /** A revisit that stored no new version ('changed' ones are the next version's own response). */

@@ -20,6 +20,8 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.ts';
 import { type ContentCoding, looksLikeZlibHeader, parseContentCodings } from './content-coding.ts';
+import { headerMap } from './header-pairs.ts';
+import { redirectLocation } from './redirect-location.ts';
 import { freeNow } from '../memory/free-buffer.ts';
 
 export const FETCH_FAILURE_REASONS = [
@@ -271,35 +273,12 @@ interface ParsedHead {
 }
 
 function parseHead(flat: readonly string[], status: number, url: string): ParsedHead {
-  // No prototype: a server may send a header named __proto__ or constructor.
-  const headers = Object.create(null) as Record<string, string>;
   const rawHeaders: [string, string][] = [];
-  let location: string | undefined;
-  for (let i = 0; i + 1 < flat.length; i += 2) {
-    const name = flat[i] as string;
-    const value = flat[i + 1] as string;
-    rawHeaders.push([name, value]);
-    const key = name.toLowerCase();
-    const previous = headers[key];
-    headers[key] = previous === undefined ? value : `${previous}, ${value}`;
-    if (key === 'location' && location === undefined) location = value;
-  }
-  const head: ParsedHead = { headers, rawHeaders };
-  if (status >= 300 && status < 400 && location !== undefined) {
-    const resolved = resolveLocation(location, url);
-    if (resolved !== undefined) head.location = resolved;
-  }
+  for (let i = 0; i + 1 < flat.length; i += 2) rawHeaders.push([flat[i] as string, flat[i + 1] as string]);
+  const head: ParsedHead = { headers: headerMap(rawHeaders), rawHeaders };
+  const location = redirectLocation(status, rawHeaders, url);
+  if (location !== undefined) head.location = location;
   return head;
-}
-
-function resolveLocation(value: string, base: string): string | undefined {
-  // Header values arrive latin1-decoded; browsers read non-ASCII Location bytes as UTF-8.
-  const text = /[^\x00-\x7f]/.test(value) ? Buffer.from(value, 'latin1').toString('utf8') : value;
-  try {
-    return new URL(text.trim(), base).href;
-  } catch {
-    return undefined;
-  }
 }
 
 function parseContentLength(value: string | undefined): number | undefined {

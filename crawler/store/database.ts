@@ -49,10 +49,14 @@ export interface ReadonlyDb {
   close(): void;
 }
 
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 export interface OpenCollectionOptions {
   /** Create the file when it does not exist. */
   create: boolean;
   readonly?: boolean;
+  /** How long a statement waits for another process's lock, migrations included (default 5 s). */
+  busyTimeoutMs?: number;
 }
 
 function describe(err: unknown): string {
@@ -121,7 +125,7 @@ export function openCollection(path: string, options: OpenCollectionOptions): Db
       // NORMAL in WAL mode: a committed transaction survives a killed process; only power loss may drop the last ones.
       db.pragma('synchronous = NORMAL');
     }
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
     db.pragma('cache_size = -8192');
     // Checkpoint less often than SQLite's default (1,000 pages): random index pages rewritten
     // between checkpoints are copied once, which halves the write cost of a fast-growing frontier.

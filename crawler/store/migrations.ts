@@ -251,6 +251,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (domain, path, name)
   ) WITHOUT ROWID;
   `,
+  /* 11: a cluster shard's own bookkeeping, which merge never reads. IF NOT EXISTS: the workers created these tables themselves in shards written before this version */ `
+  -- Links to other partitions, written with the page they are on and deleted once Redis took them (cluster/shard-outbox.ts).
+  CREATE TABLE IF NOT EXISTS cluster_outbox (
+    id        INTEGER PRIMARY KEY,
+    url       TEXT NOT NULL,
+    parent_id INTEGER NOT NULL,
+    depth     INTEGER NOT NULL,
+    anchor    TEXT NOT NULL,
+    context   TEXT NOT NULL
+  );
+
+  -- The epoch of the lease that owns the shard: an older owner's writes are refused (cluster/shard-fence.ts).
+  CREATE TABLE IF NOT EXISTS cluster_fence (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

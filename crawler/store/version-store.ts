@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import type { NewPage } from './page-store.ts';
+import { pageValues, REPLACE_PAGE_SET_SQL, type NewPage } from './page-row.ts';
 
 /** What a revisit found: the page as stored (304, or a 200 with the same payload), changed, or gone. */
 export type RevisitOutcome = 'not-modified' | 'identical' | 'changed' | 'gone';
@@ -83,10 +83,8 @@ export class VersionStore {
     this.#dropRender = db.prepare('DELETE FROM renders WHERE page_seq = ?');
     this.#dropRequisites = db.prepare('DELETE FROM requisites WHERE page_seq = ?');
     this.#replace = db.prepare(
-      `UPDATE pages SET status = ?, http_version = ?, status_text = ?, headers = ?, content_type = ?, charset = ?, body = ?, body_bytes = ?, wire_bytes = ?,
-         title = ?, text = ?, terms = ?, relevance = ?, hot = ?, judged_hot = ?, noindex = ?, nofollow = ?, canonical = ?, redirect_to = ?, note = ?,
-         started_at = ?, response_ms = ?, remote_address = ?, request_head = ?, payload = ?, simhash = ?, body_hash = ?, duplicate_of = ?, duplicate_kind = ?,
-         soft404 = ?, version = version + 1, first_fetched_at = coalesce(first_fetched_at, fetched_at), fetched_at = ?, checked_at = ?,
+      // SQLite reads every column on the right of SET as it was before the update: first_fetched_at takes the replaced version's fetched_at.
+      `UPDATE pages SET ${REPLACE_PAGE_SET_SQL}, version = version + 1, first_fetched_at = coalesce(first_fetched_at, fetched_at), checked_at = ?,
          revisit_count = revisit_count + 1, change_count = change_count + 1, gone_at = NULL
        WHERE seq = ?`,
     );
@@ -122,12 +120,8 @@ export class VersionStore {
     this.#dropLinks.run(r.seq);
     this.#dropRender.run(r.seq);
     this.#dropRequisites.run(r.seq);
-    this.#replace.run(
-      p.status, p.httpVersion, p.statusText, JSON.stringify(p.headers), p.contentType, p.charset, p.body, p.bodyBytes, p.wireBytes,
-      p.title, p.text, p.terms, p.relevance, p.hot ? 1 : 0, p.judgedHot === null ? null : p.judgedHot ? 1 : 0, p.noindex ? 1 : 0, p.nofollow ? 1 : 0,
-      p.canonical, p.redirectTo, p.note, p.startedAt, p.responseMs, p.remoteAddress, p.requestHead, p.payload, p.simhash, p.bodyHash,
-      p.duplicateOf?.seq ?? null, p.duplicateOf?.kind ?? null, p.soft404 ? 1 : 0, p.fetchedAt, p.fetchedAt, r.seq,
-    );
+    // The row keeps its url_id: the values after it, then checked_at and the row.
+    this.#replace.run(...pageValues(p).slice(1), p.fetchedAt, r.seq);
     if (!p.noindex && (p.title || p.text)) this.#indexCurrent.run(r.seq, p.title ?? '', p.text ?? '');
     this.#insertRevisitRow(r);
   }

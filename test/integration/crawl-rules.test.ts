@@ -172,6 +172,15 @@ describe('crawl --seeds-file', () => {
     assert.equal(seedSite.requests.length, before);
   });
 
+  it('cluster create reads the same file: its bad lines are named before Redis is reached', async () => {
+    const file = join(tmp.dir, 'bad-cluster-seeds.txt');
+    writeFileSync(file, `${seedSite.origin}/a.html\nwww.example.org\n`);
+    // Nothing listens on port 1: a command that got as far as Redis would fail on the connection instead.
+    const result = await runCli(['cluster', 'create', '--redis', 'redis://127.0.0.1:1', '--name', 'seeds', '--query', 'orchard', '--seeds-file', file]);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /--seeds-file .*bad-cluster-seeds\.txt: line 2 is not a URL to crawl; nothing was started/);
+  });
+
   it('refuses a file it cannot read, with no collection made', async () => {
     const db = join(tmp.dir, 'no-file.db');
     const result = await runCli(['crawl', '--db', db, '--seeds-file', join(tmp.dir, 'missing.txt'), ...BASE_ARGS]);

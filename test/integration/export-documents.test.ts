@@ -19,7 +19,8 @@ import type { DocumentFacts } from '../../crawler/parse/documents/document-facts
 import { openCollection, type ReadonlyDb } from '../../crawler/store/database.ts';
 import { DocumentStore, documentOf } from '../../crawler/store/document-store.ts';
 import { HostStore } from '../../crawler/store/host-store.ts';
-import { PageStore, type NewPage } from '../../crawler/store/page-store.ts';
+import type { NewPage } from '../../crawler/store/page-row.ts';
+import { PageStore } from '../../crawler/store/page-store.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { UrlStore } from '../../crawler/store/url-store.ts';

@@ -8,10 +8,10 @@ import { ClusterWorker, type WorkerEnd } from '../../cluster/cluster-worker.ts';
 import { connectForCommand, connectForWorker, isRedisFailure, redactRedis, redisFailure, redisHost, type WorkerConnection } from '../../cluster/redis-connection.ts';
 import { ClusterError, UsageError } from '../../errors.ts';
 import { DEFAULT_SETTINGS } from '../../protocol/settings.ts';
-import { canonicalSeeds } from '../../settings.ts';
 import { readCookiesTxt } from '../../net/cookies-txt.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
-import { applyFlags, CRAWL_OPTIONS, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
+import { applyFlags, CRAWL_OPTIONS, stringFlag, type CrawlFlags } from '../crawl-options.ts';
+import { seedsOfFlags } from '../seeds-file.ts';
 import { writeErr, writeOut } from '../terminal-text.ts';
 
 const CONNECTION = {
@@ -70,8 +70,8 @@ async function createCommand(argv: string[]): Promise<number> {
   const redisUrl = requireOption('cluster create', 'redis', stringFlag(values, 'redis'));
   const name = checkClusterName(requireOption('cluster create', 'name', stringFlag(values, 'name')));
   const query = requireOption('cluster create', 'query', stringFlag(values, 'query'));
-  const seeds = canonicalSeeds(stringsFlag(values, 'seed') ?? []);
-  if (seeds.length === 0) throw new UsageError('cluster create: at least one --seed URL is required', { option: 'seed' });
+  const seeds = seedsOfFlags(values);
+  if (seeds.length === 0) throw new UsageError('cluster create: at least one --seed URL (or a --seeds-file) is required', { option: 'seed' });
   const leaseMs = integerOption('lease-ms', stringFlag(values, 'lease-ms'), { min: MIN_LEASE_MS, max: MAX_LEASE_MS }) ?? DEFAULT_LEASE_MS;
   const settings = applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, values);
   // Shards would revisit, but merge does not carry versions yet, and a cluster that never idles never finishes.

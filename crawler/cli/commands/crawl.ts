@@ -3,23 +3,22 @@ import { CrawlEngine, type EngineOptions, type RunOutcome } from '../../engine/e
 import type { CrawlStats } from '../../protocol/crawl-stats.ts';
 import { UsageError } from '../../errors.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings } from '../../protocol/settings.ts';
-import { canonicalSeeds, validateSettings } from '../../settings.ts';
+import { validateSettings } from '../../settings.ts';
 import { openCollection, type Db } from '../../store/database.ts';
 import { loadSettings, saveSettings } from '../../store/settings-store.ts';
 import { readCookiesTxt } from '../../net/cookies-txt.ts';
 import { importCookies } from '../../store/cookie-store.ts';
 import { withWriterLock } from '../../store/writer-lock.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
-import { applyFlags, booleanFlag, parseCrawlArgs, stringFlag, stringsFlag, type CrawlFlags } from '../crawl-options.ts';
+import { applyFlags, booleanFlag, parseCrawlArgs, stringFlag, type CrawlFlags } from '../crawl-options.ts';
 import { ProgressBar } from '../progress.ts';
-import { readSeedsFile } from '../seeds-file.ts';
+import { seedsOfFlags } from '../seeds-file.ts';
 
 /** Who writes, as a second writer is told. */
 const CRAWL_WRITER = 'forager crawl (command line)';
 
-function settingsForCrawl(db: Db, f: CrawlFlags, fileSeeds: readonly string[]): CrawlSettings {
+function settingsForCrawl(db: Db, f: CrawlFlags, seeds: string[]): CrawlSettings {
   const stored = loadSettings(db);
-  const seeds = [...new Set([...canonicalSeeds(stringsFlag(f, 'seed') ?? []), ...fileSeeds])];
   if (stored === undefined) {
     const query = requireOption('crawl', 'query', stringFlag(f, 'query'));
     if (seeds.length === 0) throw new UsageError('crawl: at least one --seed URL (or a --seeds-file) is required', { option: 'seed' });
@@ -36,8 +35,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
   const values = parseCrawlArgs(argv);
   const dbPath = requireOption('crawl', 'db', stringFlag(values, 'db'));
   // Both files are read before the collection is opened: a bad line in either leaves no collection behind.
-  const seedsFile = stringFlag(values, 'seeds-file');
-  const fileSeeds = seedsFile === undefined ? [] : readSeedsFile(seedsFile);
+  const seeds = seedsOfFlags(values);
   const cookiesFile = stringFlag(values, 'cookies');
   const cookies = cookiesFile === undefined ? [] : readCookiesTxt(cookiesFile);
   return withWriterLock(dbPath, CRAWL_WRITER, async () => {
@@ -45,7 +43,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     const db = openCollection(dbPath, { create: true });
     let settings: CrawlSettings;
     try {
-      settings = settingsForCrawl(db, values, fileSeeds);
+      settings = settingsForCrawl(db, values, seeds);
       saveSettings(db, settings);
       importCookies(db, cookies);
     } catch (err) {

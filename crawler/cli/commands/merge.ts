@@ -1,4 +1,4 @@
-import { mergeShards } from '../../cluster/merge/merge-shards.ts';
+import { mergeShards } from '../../merge/merge-shards.ts';
 import { withWriterLockSync } from '../../store/writer-lock.ts';
 import { parseCommandArgs, requireOption } from '../args.ts';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PARTITIONS, PartitionMap, partitionKeyOf, partitionOf, partitionReason, shardFileName } from '../../../../crawler/cluster/partition.ts';
+import { PartitionMap, partitionKeyOf, partitionOf, partitionReason } from '../../../../crawler/cluster/partition.ts';
+import { PARTITIONS } from '../../../../crawler/store/shard-names.ts';
 import { partitionsFor } from '../../../../crawler/cluster/worker-registry.ts';
 
 test('a site and its subdomains share a partition; hosts without a registrable domain go by host and port', () => {
@@ -22,7 +23,6 @@ test('partitions are in range, stable, and the remembered map agrees with the ha
     assert.equal(map.of(`https://site${i}.example.org/other`), p);
   }
   assert.equal(partitionReason(17), 'partition:17');
-  assert.equal(shardFileName(7), 'shard-007.forager');
 });
 
 test('live workers share the partitions evenly, every partition to someone', () => {

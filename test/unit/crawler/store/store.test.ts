@@ -95,6 +95,32 @@ describe('openCollection', () => {
     db.close();
   });
 
+  it('migrates a schema 10 shard whose workers made the cluster tables themselves, keeping their rows', () => {
+    const path = join(tmp.dir, 'schema10-shard.db');
+    const old = new Database(path);
+    old.pragma(`application_id = ${APPLICATION_ID}`);
+    for (const migration of MIGRATIONS.slice(0, 10)) old.exec(migration);
+    old.pragma('user_version = 10');
+    old.exec('CREATE TABLE cluster_fence (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL)');
+    old.exec("CREATE TABLE cluster_outbox (id INTEGER PRIMARY KEY, url TEXT NOT NULL, parent_id INTEGER NOT NULL, depth INTEGER NOT NULL, anchor TEXT NOT NULL, context TEXT NOT NULL)");
+    old.prepare('INSERT INTO cluster_fence (id, epoch) VALUES (1, 4)').run();
+    old.prepare("INSERT INTO cluster_outbox (url, parent_id, depth, anchor, context) VALUES ('http://b/', 1, 1, 'b', '')").run();
+    old.close();
+
+    const db = openCollection(path, { create: false });
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.equal(db.prepare('SELECT epoch FROM cluster_fence').pluck().get(), 4);
+    assert.equal(db.prepare('SELECT url FROM cluster_outbox').pluck().get(), 'http://b/');
+    db.close();
+  });
+
+  it('gives a new collection the cluster tables, so a shard never creates a table of its own', () => {
+    const db = openCollection(join(tmp.dir, 'cluster-tables.db'), { create: true });
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE 'cluster\\_%' ESCAPE '\\' ORDER BY name").pluck().all();
+    assert.deepEqual(tables, ['cluster_fence', 'cluster_outbox']);
+    db.close();
+  });
+
   it('refuses a missing file unless asked to create it', () => {
     assert.throws(() => openCollection(join(tmp.dir, 'absent.db'), { create: false }), /no collection at/);
   });

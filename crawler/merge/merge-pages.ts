@@ -1,4 +1,4 @@
-import type { NewPage } from '../../store/page-store.ts';
+import { newPageOf, PAGE_ROW_SQL, type NewPage, type PageRow } from '../store/page-row.ts';
 import { fetchOrder, type FetchedPage } from './fetch-order.ts';
 import { IdMap } from './id-map.ts';
 import type { DocumentValues, MergedCollection, RenderValues } from './merged-collection.ts';
@@ -19,42 +19,6 @@ const DROPPED = -1;
 /** Light rows read ahead per shard: the heap's heads cost little, whatever the pages' sizes. */
 const READ_AHEAD = 256;
 
-interface ShardPage {
-  seq: number;
-  urlId: number;
-  status: number;
-  httpVersion: string | null;
-  statusText: string | null;
-  headers: string;
-  contentType: string | null;
-  charset: string | null;
-  body: Buffer | null;
-  bodyBytes: number;
-  wireBytes: number;
-  title: string | null;
-  text: string | null;
-  terms: string | null;
-  relevance: number | null;
-  hot: number;
-  noindex: number;
-  nofollow: number;
-  canonical: string | null;
-  redirectTo: number | null;
-  note: string | null;
-  startedAt: number;
-  fetchedAt: number;
-  responseMs: number;
-  remoteAddress: string | null;
-  requestHead: string | null;
-  payload: Buffer | null;
-  judgedHot: number | null;
-  simhash: string | null;
-  bodyHash: string | null;
-  duplicateOf: number | null;
-  duplicateKind: string | null;
-  soft404: number;
-}
-
 interface ShardLink {
   dstId: number;
   anchor: string;
@@ -62,18 +26,12 @@ interface ShardLink {
   contextAfter: string;
 }
 
-const PAGE = `SELECT seq, url_id AS urlId, status, http_version AS httpVersion, status_text AS statusText, headers, content_type AS contentType,
-  charset, body, body_bytes AS bodyBytes, wire_bytes AS wireBytes, title, text, terms, relevance, hot, noindex, nofollow, canonical,
-  redirect_to AS redirectTo, note, started_at AS startedAt, fetched_at AS fetchedAt, response_ms AS responseMs, remote_address AS remoteAddress,
-  request_head AS requestHead, payload, judged_hot AS judgedHot, CAST(simhash AS TEXT) AS simhash, body_hash AS bodyHash,
-  duplicate_of AS duplicateOf, duplicate_kind AS duplicateKind, soft404 FROM pages WHERE seq = ?`;
-
 /** One shard's reads for the pages pass, and its page seqs' new seqs. */
 class ShardPages {
   readonly shard: ShardReader;
   readonly urlIds: IdMap;
   readonly seqs: IdMap;
-  readonly page: ShardQuery<ShardPage>;
+  readonly page: ShardQuery<PageRow>;
   readonly bytes: ShardQuery<{ body: Buffer | null; payload: Buffer | null }>;
   readonly links: ShardQuery<ShardLink>;
   readonly render: ShardQuery<RenderValues> | undefined;
@@ -86,7 +44,7 @@ class ShardPages {
     this.urlIds = urlIds;
     const extent = shard.query<{ maxSeq: number | null; n: number }>('SELECT max(seq) AS maxSeq, count(*) AS n FROM pages').get() as { maxSeq: number | null; n: number };
     this.seqs = new IdMap(extent.maxSeq ?? 0, extent.n);
-    this.page = shard.query(PAGE);
+    this.page = shard.query(PAGE_ROW_SQL);
     this.bytes = shard.query('SELECT body, payload FROM pages WHERE seq = ?');
     this.links = shard.query('SELECT dst_id AS dstId, anchor, context_before AS contextBefore, context_after AS contextAfter FROM links WHERE src_seq = ?');
     // Most crawls render nothing and fetch no requisites: a page then costs no lookups in those tables.
@@ -156,60 +114,27 @@ export function mergePages(shards: readonly ShardReader[], urls: MergedUrls, out
 }
 
 /** A shard's page row as PageStore takes it, its ids made the merged collection's. */
-function newPage(source: ShardPages, row: ShardPage, urlId: number): NewPage {
-  let headers: [string, string][];
+function newPage(source: ShardPages, row: PageRow, urlId: number): NewPage {
+  let page: NewPage;
   try {
-    headers = JSON.parse(row.headers) as [string, string][];
+    page = newPageOf(row);
   } catch {
     throw source.shard.inconsistent(`page ${row.seq} has headers that are not JSON`);
   }
-  let body = row.body;
-  let payload = row.payload;
   let duplicateOf: NewPage['duplicateOf'] = null;
-  if (row.duplicateOf !== null) {
-    const original = source.seqs.get(row.duplicateOf);
-    if (original > 0) duplicateOf = { seq: original, kind: row.duplicateKind as 'exact' | 'near' };
-    else if (row.duplicateKind === 'exact' && body === null) {
+  if (page.duplicateOf !== null) {
+    const original = source.seqs.get(page.duplicateOf.seq);
+    if (original > 0) duplicateOf = { seq: original, kind: page.duplicateOf.kind };
+    else if (page.duplicateOf.kind === 'exact' && page.body === null) {
       // Its original lost a conflict, so the bytes it shared are not in the merge: it keeps them itself.
-      const bytes = source.bytes.get(row.duplicateOf);
-      body = bytes?.body ?? null;
-      payload = bytes?.payload ?? null;
+      const bytes = source.bytes.get(page.duplicateOf.seq);
+      page.body = bytes?.body ?? null;
+      page.payload = bytes?.payload ?? null;
     }
   }
-  return {
-    urlId,
-    status: row.status,
-    httpVersion: row.httpVersion,
-    statusText: row.statusText,
-    headers,
-    contentType: row.contentType,
-    charset: row.charset,
-    body,
-    bodyBytes: row.bodyBytes,
-    wireBytes: row.wireBytes,
-    title: row.title,
-    text: row.text,
-    terms: row.terms,
-    relevance: row.relevance,
-    hot: row.hot === 1,
-    judgedHot: row.judgedHot === null ? null : row.judgedHot === 1,
-    noindex: row.noindex === 1,
-    nofollow: row.nofollow === 1,
-    canonical: row.canonical,
-    // A redirect's target is a URL of the same shard (the owner's row or a stub): 0 would be a URL it does not hold.
-    redirectTo: row.redirectTo === null ? null : source.urlIds.get(row.redirectTo) || null,
-    note: row.note,
-    startedAt: row.startedAt,
-    fetchedAt: row.fetchedAt,
-    responseMs: row.responseMs,
-    remoteAddress: row.remoteAddress,
-    requestHead: row.requestHead,
-    payload,
-    simhash: row.simhash === null ? null : BigInt(row.simhash),
-    bodyHash: row.bodyHash,
-    duplicateOf,
-    soft404: row.soft404 === 1,
-  };
+  // A redirect's target is a URL of the same shard (the owner's row or a stub): 0 would be a URL it does not hold.
+  const redirectTo = page.redirectTo === null ? null : source.urlIds.get(page.redirectTo) || null;
+  return { ...page, urlId, redirectTo, duplicateOf };
 }
 
 /** The rows keyed by the page's seq: its links (to the merged URL ids), render, document facts, requisites and pending requisites. */

@@ -1,4 +1,4 @@
-import { enlarge } from '../../memory/enlarge.ts';
+import { enlarge } from '../memory/enlarge.ts';
 
 /**
  * What the merge knows of each merged URL id, in typed columns (5 bytes a URL). Which shard's

@@ -1,4 +1,4 @@
-import { UrlState } from '../../store/url-state.ts';
+import { UrlState } from '../store/url-state.ts';
 import { FingerprintIds } from './fingerprint-ids.ts';
 import { IdMap } from './id-map.ts';
 import type { MergedCollection, UrlValues } from './merged-collection.ts';

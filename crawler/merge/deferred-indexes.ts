@@ -1,4 +1,4 @@
-import type { Db } from '../../store/database.ts';
+import type { Db } from '../store/database.ts';
 
 /**
  * The explicit indexes of the tables a merge fills, dropped while the rows are loaded and

@@ -1,5 +1,5 @@
-import { ForagerError } from '../../errors.ts';
-import type { ErrorCode } from '../../protocol/error-codes.ts';
+import { ForagerError } from '../errors.ts';
+import type { ErrorCode } from '../protocol/error-codes.ts';
 
 /** What went wrong, for programs and tests; the message says it in words. */
 export type MergeProblem =

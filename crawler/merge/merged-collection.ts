@@ -1,5 +1,5 @@
-import type { Db } from '../../store/database.ts';
-import { PageStore } from '../../store/page-store.ts';
+import type { Db } from '../store/database.ts';
+import { PageStore } from '../store/page-store.ts';
 
 /*
  * The merge's writes to the new collection. Pages, their full-text rows and links go through

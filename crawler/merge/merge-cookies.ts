@@ -1,4 +1,4 @@
-import { CookieStore } from '../../store/cookie-store.ts';
+import { CookieStore } from '../store/cookie-store.ts';
 import type { MergedCollection } from './merged-collection.ts';
 import type { ShardReader } from './shard-reader.ts';
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { ForagerError } from '../../errors.ts';
-import type { Db, ReadonlyDb } from '../../store/database.ts';
-import { APPLICATION_ID, SCHEMA_VERSION } from '../../store/migrations.ts';
+import { ForagerError } from '../errors.ts';
+import type { Db, ReadonlyDb } from '../store/database.ts';
+import { APPLICATION_ID, SCHEMA_VERSION } from '../store/migrations.ts';
 import { MergeError } from './merge-error.ts';
 import type { ShardFile } from './shard-files.ts';
 

@@ -1,4 +1,4 @@
-import { checkpointAndTruncate, openCollection, skipSyncing, type Db } from '../../store/database.ts';
+import { checkpointAndTruncate, openCollection, skipSyncing, type Db } from '../store/database.ts';
 import { DeferredIndexes } from './deferred-indexes.ts';
 import { MergedCollection } from './merged-collection.ts';
 import { mergeHosts } from './merge-hosts.ts';

@@ -3,18 +3,19 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { mergeShards, type MergeSummary } from '../../../../../crawler/cluster/merge/merge-shards.ts';
-import { openCollection, type Db, type ReadonlyDb } from '../../../../../crawler/store/database.ts';
-import { HostStore } from '../../../../../crawler/store/host-store.ts';
-import { LabelStore } from '../../../../../crawler/store/label-store.ts';
-import { PageStore, type NewPage } from '../../../../../crawler/store/page-store.ts';
-import { RenderStore } from '../../../../../crawler/store/render-store.ts';
-import { saveSettings } from '../../../../../crawler/store/settings-store.ts';
-import { storedBodySql } from '../../../../../crawler/store/stored-body.ts';
-import { UrlState, type UrlStateValue } from '../../../../../crawler/store/url-state.ts';
-import { UrlStore } from '../../../../../crawler/store/url-store.ts';
-import { fingerprint } from '../../../../../crawler/url/fingerprint.ts';
-import { tempDir, testSettings } from '../../../../support/crawl-harness.ts';
+import { mergeShards, type MergeSummary } from '../../../../crawler/merge/merge-shards.ts';
+import { openCollection, type Db, type ReadonlyDb } from '../../../../crawler/store/database.ts';
+import { HostStore } from '../../../../crawler/store/host-store.ts';
+import { LabelStore } from '../../../../crawler/store/label-store.ts';
+import type { NewPage } from '../../../../crawler/store/page-row.ts';
+import { PageStore } from '../../../../crawler/store/page-store.ts';
+import { RenderStore } from '../../../../crawler/store/render-store.ts';
+import { saveSettings } from '../../../../crawler/store/settings-store.ts';
+import { storedBodySql } from '../../../../crawler/store/stored-body.ts';
+import { UrlState, type UrlStateValue } from '../../../../crawler/store/url-state.ts';
+import { UrlStore } from '../../../../crawler/store/url-store.ts';
+import { fingerprint } from '../../../../crawler/url/fingerprint.ts';
+import { tempDir, testSettings } from '../../../support/crawl-harness.ts';
 
 /*
  * Two shards written row by row through the stores, to pin down the rules a crawl rarely

@@ -1,4 +1,4 @@
-import { loadSettings } from '../../store/settings-store.ts';
+import { loadSettings } from '../store/settings-store.ts';
 import type { MergedCollection } from './merged-collection.ts';
 import { MergeError } from './merge-error.ts';
 import type { ShardReader } from './shard-reader.ts';

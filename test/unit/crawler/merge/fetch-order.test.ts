@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fetchOrder, type FetchedPage } from '../../../../../crawler/cluster/merge/fetch-order.ts';
+import { fetchOrder, type FetchedPage } from '../../../../crawler/merge/fetch-order.ts';
 
 const stream = (...times: number[]): Iterator<FetchedPage> => times.map((fetchedAt, i) => ({ seq: i + 1, fetchedAt }))[Symbol.iterator]();
 const order = (...streams: Iterator<FetchedPage>[]): string[] => [...fetchOrder(streams)].map((p) => `${p.shard}:${p.seq}`);

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PARTITIONS } from '../partition.ts';
+import { shardPartition } from '../store/shard-names.ts';
 import { MergeError } from './merge-error.ts';
 
 /** One partition's shard in a cluster's data directory. */
@@ -10,9 +10,6 @@ export interface ShardFile {
   name: string;
   path: string;
 }
-
-/** A shard's name: a partition number of three digits, as the workers write them (partition.ts, shardFileName). */
-const SHARD_NAME = /^shard-(\d{3})\.forager$/;
 
 /**
  * The shards in `dir`, by partition number. Only partitions that had work have a file, so
@@ -31,10 +28,8 @@ export function findShards(dir: string): ShardFile[] {
   }
   const shards: ShardFile[] = [];
   for (const name of names) {
-    const match = SHARD_NAME.exec(name);
-    if (match === null) continue;
-    const partition = Number(match[1]);
-    if (partition >= PARTITIONS) continue;
+    const partition = shardPartition(name);
+    if (partition === undefined) continue;
     shards.push({ partition, name, path: join(dir, name) });
   }
   if (shards.length === 0) throw new MergeError('no-shards', `${dir} holds no shards (files named shard-000.forager to shard-255.forager)`, { dir });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FingerprintIds } from '../../../../../crawler/cluster/merge/fingerprint-ids.ts';
-import { fingerprint } from '../../../../../crawler/url/fingerprint.ts';
+import { FingerprintIds } from '../../../../crawler/merge/fingerprint-ids.ts';
+import { fingerprint } from '../../../../crawler/url/fingerprint.ts';
 
 /** The two halves the merge reads from SQLite: fp >> 32 (signed) and fp & 0xffffffff. */
 function halves(fp: bigint): [number, number] {

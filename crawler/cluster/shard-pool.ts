@@ -1,0 +1,260 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ResponseReader } from '../parse/response-reader.ts';
+import { shardFileName } from '../store/shard-names.ts';
+import type { ClusterDefinition } from './cluster-definition.ts';
+import { HANDOVER_MARGIN_MS, type LeaseKeeper } from './lease-keeper.ts';
+import type { SentLink } from './link-streams.ts';
+import type { PartitionMap } from './partition.ts';
+import { isFenced } from './shard-fence.ts';
+import { ShardLockedError, ShardRunner } from './shard-runner.ts';
+import type { SharedBudget } from './shared-budget.ts';
+import type { WorkerVoice } from './report-throttle.ts';
+
+/*
+ * The shards a worker has open, one per held partition with work: opened when their lease
+ * and quiet time allow (a few a tick), put to sleep when idle, reaped when their engine ends,
+ * closed with their outbox sent.
+ */
+
+/**
+ * Shards opened per tick at most: opening one (SQLite, the engine, its history) takes tens of
+ * milliseconds of the one thread that also renews the leases.
+ */
+const OPENS_PER_TICK = 6;
+/**
+ * A shard with nothing to do for this long is closed until links come for it: a worker holds
+ * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
+ */
+const DORMANT_AFTER_MS = 120_000;
+/** A shard whose write lock another process holds (a worker past its lease) is tried again this often. */
+const LOCKED_RETRY_MS = 1000;
+/** A shard that failed to open, or whose engine ended on an error, is tried again after this long. */
+const FAILED_RETRY_MS = 5000;
+
+/** Shards a worker opened, and the milliseconds it spent opening and closing them. */
+export interface ShardTime {
+  opened: number;
+  openMs: number;
+  closeMs: number;
+}
+
+export interface ShardPoolParts {
+  dir: string;
+  definition: ClusterDefinition;
+  partitions: PartitionMap;
+  parser: ResponseReader;
+  budget: SharedBudget;
+  template: string;
+  worker: string;
+  keeper: LeaseKeeper;
+}
+
+export interface ShardPoolEvents extends WorkerVoice {
+  /** A problem said at once. */
+  reportNow: (line: string) => void;
+  /** Whether a shard opened now starts paused. */
+  paused: () => boolean;
+  /** Sends a closing shard's outbox. */
+  send: (links: SentLink[]) => Promise<unknown>;
+  /** A partition found to be another worker's (the epoch fence): the worker forgets it. */
+  fenced: (partition: number) => void;
+}
+
+export class ShardPool {
+  readonly #parts: ShardPoolParts;
+  readonly #events: ShardPoolEvents;
+  readonly #runners = new Map<number, ShardRunner>();
+  /** Partitions whose shard failed to open or whose engine ended on an error: retried after a pause. */
+  readonly #retryAt = new Map<number, number>();
+  /** Partitions whose shard was closed for idleness: opened again when links come for them, not before. */
+  readonly #dormant = new Set<number>();
+  /** Since when each open shard has been idle. */
+  readonly #idleSince = new Map<number, number>();
+  readonly #shardTime: ShardTime = { opened: 0, openMs: 0, closeMs: 0 };
+  #opensLeft = 0;
+  #pagesStored = 0;
+
+  constructor(parts: ShardPoolParts, events: ShardPoolEvents) {
+    this.#parts = parts;
+    this.#events = events;
+  }
+
+  /** Pages stored in this pool's shards. */
+  get pagesStored(): number {
+    return this.#pagesStored;
+  }
+
+  get shardTime(): Readonly<ShardTime> {
+    return this.#shardTime;
+  }
+
+  /** The open shards. */
+  get runners(): ReadonlyMap<number, ShardRunner> {
+    return this.#runners;
+  }
+
+  /** A new tick: up to OPENS_PER_TICK shards may open. */
+  newTick(): void {
+    this.#opensLeft = OPENS_PER_TICK;
+  }
+
+  /** Pauses or resumes every open shard's engine. */
+  pauseAll(pause: boolean): void {
+    for (const runner of this.#runners.values()) {
+      if (pause) runner.engine.pause();
+      else runner.engine.resume();
+    }
+  }
+
+  /** Shards left from earlier owners hold queued URLs: opened as soon as their partition is held. */
+  openShardsWithWork(): void {
+    for (const partition of this.#parts.keeper.held.keys()) {
+      if (!this.#runners.has(partition) && !this.#dormant.has(partition) && existsSync(join(this.#parts.dir, shardFileName(partition)))) this.runnerFor(partition);
+    }
+  }
+
+  /** An engine that stopped on its own: fenced (the partition is another worker's now), or failed. */
+  reapEndedShards(): void {
+    for (const [partition, runner] of this.#runners) {
+      if (runner.outcome === undefined) continue;
+      this.#runners.delete(partition);
+      if (runner.fenced) {
+        this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
+        this.#events.fenced(partition);
+      } else {
+        const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? runner.engine.proxyError?.message ?? `engine ended: ${runner.outcome}`);
+        this.#events.report(`partition ${partition}: ended`, `partition ${partition}: ${why}`);
+        this.#retryAt.set(partition, Date.now() + FAILED_RETRY_MS);
+      }
+      this.closeInBackground(runner, false);
+    }
+  }
+
+  /** An open shard, or a dormant one opened again (labels and links wake it). */
+  openOrWake(partition: number): ShardRunner | undefined {
+    return this.#dormant.has(partition) ? this.runnerFor(partition) : this.#runners.get(partition);
+  }
+
+  /** A partition's shard, opened now if the lease allows and its hosts' quiet time is over. */
+  runnerFor(partition: number): ShardRunner | undefined {
+    const open = this.#runners.get(partition);
+    if (open !== undefined) return open;
+    const { keeper, definition } = this.#parts;
+    const lease = keeper.held.get(partition);
+    const now = Date.now();
+    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0) return undefined;
+    this.#opensLeft--;
+    try {
+      const runner = new ShardRunner(partition, lease.epoch, {
+        dir: this.#parts.dir,
+        settings: definition.settings,
+        partitions: this.#parts.partitions,
+        parser: this.#parts.parser,
+        budget: this.#parts.budget,
+        worker: this.#parts.worker,
+        paused: this.#events.paused(),
+        template: this.#parts.template,
+        cookies: definition.cookies,
+        leaseFresh: () => keeper.fresh(),
+      });
+      runner.engine.on('page', () => this.#pagesStored++);
+      this.#shardTime.opened++;
+      this.#shardTime.openMs += runner.openMs;
+      this.#runners.set(partition, runner);
+      this.#dormant.delete(partition);
+      this.#retryAt.delete(partition);
+      return runner;
+    } catch (err) {
+      if (isFenced(err)) {
+        // A later owner has written to the shard: this lease is stale, whatever Redis said a moment ago.
+        this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); left to it`);
+        this.#events.fenced(partition);
+        return undefined;
+      }
+      if (err instanceof ShardLockedError) {
+        // Tried again on a later tick, never waited for on this thread: the holder may be stopped for good.
+        this.#events.report(`partition ${partition}: locked`, `${err.message}; tried again every second`);
+        this.#retryAt.set(partition, now + LOCKED_RETRY_MS);
+        return undefined;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      this.#events.report(`partition ${partition}: opening`, `partition ${partition}: its shard could not be opened: ${message}`);
+      this.#retryAt.set(partition, now + FAILED_RETRY_MS);
+      return undefined;
+    }
+  }
+
+  /** Shards idle past DORMANT_AFTER_MS go to sleep. Returns whether every open shard is idle. */
+  tendIdleShards(): boolean {
+    const now = Date.now();
+    let idle = true;
+    for (const [partition, runner] of this.#runners) {
+      if (!runner.idle) {
+        idle = false;
+        this.#idleSince.delete(partition);
+        continue;
+      }
+      const since = this.#idleSince.get(partition) ?? now;
+      this.#idleSince.set(partition, since);
+      if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
+    }
+    return idle;
+  }
+
+  #putToSleep(partition: number, runner: ShardRunner): void {
+    this.#runners.delete(partition);
+    this.#idleSince.delete(partition);
+    this.#dormant.add(partition);
+    this.closeInBackground(runner, false);
+  }
+
+  /** A partition no longer this worker's: its shard's bookkeeping goes (an open shard is closed by the caller). */
+  forget(partition: number): void {
+    this.#dormant.delete(partition);
+    this.#idleSince.delete(partition);
+    this.#retryAt.delete(partition);
+  }
+
+  /** Takes a partition's open shard out of the pool, to be closed. */
+  take(partition: number): ShardRunner | undefined {
+    const runner = this.#runners.get(partition);
+    this.#runners.delete(partition);
+    return runner;
+  }
+
+  /**
+   * How long the next owner of a partition leaves its hosts alone: until the last of them may
+   * be asked (a Crawl-delay, a Retry-After, k × a slow response), and at least the delay, with
+   * a little to spare for two processes' clocks.
+   */
+  handOverQuietMs(runner: ShardRunner | undefined, delayMs: number): number {
+    const now = Date.now();
+    return Math.max(delayMs, (runner?.engine.politeUntil() ?? 0) - now) + HANDOVER_MARGIN_MS;
+  }
+
+  closeInBackground(runner: ShardRunner, abort: boolean): void {
+    this.close(runner, abort).catch((err: unknown) => this.#events.reportNow(`partition ${runner.partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /** Closes a shard (ShardRunner.close), its outbox sent first, and counts the time its connection took to close. */
+  async close(runner: ShardRunner, abort: boolean): Promise<void> {
+    await runner.close(this.#events.send, abort);
+    this.#shardTime.closeMs += runner.closeMs;
+  }
+
+  /** Closes every open shard, one after the other, as the worker leaves; returns those that closed. */
+  async closeAll(abort: boolean): Promise<Map<number, ShardRunner>> {
+    const closed = new Map<number, ShardRunner>();
+    for (const [partition, runner] of this.#runners) {
+      try {
+        await this.close(runner, abort);
+        closed.set(partition, runner);
+      } catch (err) {
+        this.#events.log(`partition ${partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    this.#runners.clear();
+    return closed;
+  }
+}
