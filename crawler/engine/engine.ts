@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FetchError, StoreError } from '../errors.ts';
-import { freeWholeView } from '../memory/free-buffer.ts';
-import { SessionJar, type CookieJarSink } from '../net/cookie-jar.ts';
-import { CookieStore, storedCookies } from '../store/cookie-store.ts';
-import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
+import { SessionJar } from '../net/cookie-jar.ts';
+import { storedCookies } from '../store/cookie-store.ts';
+import { simhashFromInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
 import type { PolitenessSettings } from '../frontier/politeness.ts';
@@ -13,8 +11,8 @@ import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
-import { hostRenderModes, type CrawlSettings, type RenderMode } from '../protocol/settings.ts';
-import { crawlCounts } from '../store/crawl-counts.ts';
+import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
+import { RunFigures } from './run-figures.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
@@ -32,42 +30,32 @@ import type { PageJudge } from '../relevance/judge.ts';
 import { createPageJudge, knownLabels } from './relevance-judge.ts';
 import { VerdictRevision } from './verdict-revision.ts';
 import { HttpClient } from './http-client.ts';
-import { PageRecorder, type RecordedPage } from './page-recorder.ts';
+import { PageRecorder } from './page-recorder.ts';
+import { PageFetches } from './page-fetches.ts';
 import { pickSettings } from './pick-settings.ts';
 import { RequestSlots } from './request-slots.ts';
 import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
-import { findBrowser } from '../render/find-browser.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
-import { CpuPressure } from '../render/cpu-pressure.ts';
-import { RenderGate } from '../render/render-gate.ts';
-import { RenderProcess } from '../render/render-process.ts';
-import { RenderPolicy, type RenderPlan } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
-import { RenderStage } from './render-stage.ts';
-import { contentTerms } from '../relevance/text.ts';
+import { PageRendering } from './page-rendering.ts';
 import { subresourceFetcher } from './subresource-fetcher.ts';
 import { RequisiteFetcher } from './requisite-fetcher.ts';
-import type { ResponseAnalysis } from '../parse/analyse-response.ts';
-import { releaseBody, type FetchResult } from '../net/fetch-page.ts';
 import { RevisitOrdering } from '../ordering/revisit-ordering.ts';
 import { Soft404Store } from '../store/soft404-store.ts';
 import { VersionStore } from '../store/version-store.ts';
 import { RevisitRecorder } from './revisit-recorder.ts';
-import { FetchRetries, PROXY_RETRY_MS, type ReleaseHost } from './fetch-retries.ts';
+import { FetchRetries, PROXY_RETRY_MS } from './fetch-retries.ts';
 import { Revisits } from './revisits.ts';
 import { CrawlPolicy, type RunPolicy, type RunProgress } from './run-policy.ts';
-import type { CrawlEngineEvents, IncomingLink, PageEvent, RunOutcome } from './engine-events.ts';
+import type { CrawlEngineEvents, IncomingLink, RunOutcome } from './engine-events.ts';
 import { Soft404Folders } from './soft404-folders.ts';
+import { Soft404Probe } from './soft404-probe.ts';
+import { cookieSink } from './cookie-sink.ts';
 import { documentTypesOf } from '../parse/documents/document-facts.ts';
 import { isProxyOutage } from '../net/proxy-failure.ts';
-
-/** A page between its fetch and its store: whether it was stored decides what a shared budget gets back. */
-interface PageInProgress {
-  stored: boolean;
-}
 
 export type { BlockedEvent, CrawlEngineEvents, EngineState, FailureEvent, IncomingLink, PageEvent, RevisitEvent, RunOutcome } from './engine-events.ts';
 
@@ -89,13 +77,6 @@ export interface EngineOptions {
   writer?: string;
 }
 
-/** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
-const RENDER_CONTEXTS = 2;
-/** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
-const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
-/** While the crawl keeps the CPU busy, one render still starts this often (render-gate.ts). */
-const RENDER_TRICKLE_MS = 5000;
-const RENDER_GATE_POLL_MS = 100;
 /** How soon a crawl whose requests mayDispatch held back looks again. */
 const HELD_BACK_RECHECK_MS = 100;
 
@@ -120,8 +101,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #parser: ResponseReader;
   readonly #strategy: RevisitOrdering;
   readonly #revisits: Revisits;
+  readonly #pages: PageFetches;
   readonly #retries: FetchRetries;
   readonly #folders: Soft404Folders;
+  readonly #soft404Probe: Soft404Probe;
   /** What the run is: its budget, when it ends, how it starts. */
   readonly #policy: RunPolicy;
   readonly #tasks = new Set<Promise<void>>();
@@ -131,31 +114,13 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #beside = new Set<Promise<void>>();
   /** Hosts held back while renders or requisites catch up; offered again as each piece of that work ends. */
   readonly #parked = new Set<HostState>();
-  #render: RenderStage | undefined;
-  #requisites: RequisiteFetcher | undefined;
-  #subresources: SubresourceFetcher | undefined;
-  /** Whether pages are rendered, learnt per host and path; kept without a browser too, for the hosts' modes the UI shows. */
-  readonly #renderPolicy: RenderPolicy;
-  #renderer: RenderGate | undefined;
-  /** Set when no browser was found for a crawl that renders (see renderNotice). */
-  #noBrowser: string | undefined;
+  readonly #rendering: PageRendering;
+  readonly #requisites: RequisiteFetcher | undefined;
   readonly #abort = new AbortController();
   /** Aborted when the crawl loop ends (or the crawl is aborted): side work then stops waiting for host turns no loop will give. */
   readonly #sideAbort = new AbortController();
   #run: RunStore | undefined;
-  #startedAt = 0;
-  #pagesThisRun = 0;
-  #bytesThisRun = 0;
-  #pageTasks = 0;
-  #pagesAtStart = 0;
-  #hotAtStart = 0;
-  #renderedAtStart = 0;
-  #renderedThisRun = 0;
-  #documentsAtStart = 0;
-  #documentsThisRun = 0;
-  #hotThisRun = 0;
-  /** Time spent judging pages and ordering URLs (the strategy's work), for the overhead figure. */
-  #orderingMs = 0;
+  readonly #figures = new RunFigures();
   #paused = false;
   #stopping = false;
   #storeError: StoreError | undefined;
@@ -184,7 +149,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#http = new HttpClient(
       pickSettings(settings, 'userAgent', 'proxy', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes', 'documents', 'maxDocumentBytes'),
       { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts },
-      new SessionJar(storedCookies(db), this.#cookieSink(db)),
+      new SessionJar(storedCookies(db), cookieSink(db, (err) => this.#onTaskError(err))),
       (error) => this.#onProxyDown(error),
     );
     const seedOrigins = seedOriginsOf(settings);
@@ -235,6 +200,15 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#revision = new VerdictRevision(db, judge);
     this.#ownsParser = options.parser === undefined;
     this.#parser = options.parser ?? new ResponseReader(options.parseWorkers === undefined ? {} : { parseWorkers: options.parseWorkers });
+    this.#soft404Probe = new Soft404Probe({
+      settings,
+      parser: this.#parser,
+      hosts: this.#hostStore,
+      folders: this.#folders,
+      refusal: (host, url) => this.#robots.blockReason(host, url) ?? this.#ruleRefusal(url),
+      fetch: (url) => this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal)),
+      signal: this.#abort.signal,
+    });
     const versions = new VersionStore(db);
     this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls, versions }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
@@ -244,8 +218,17 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       documents: documentTypesOf(settings.documents),
     });
     this.#revisits = this.#revisitsOf(new RevisitRecorder(db, { versions, urls: this.#urls }, this.#recorder));
-    this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
-    this.#setUpSubresources(db);
+    const renders = new RenderStore(db);
+    const subresources = this.#subresourceFetcher(renders);
+    if (settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(subresources, renders, settings.requisites, AbortSignal.any([this.#abort.signal, this.#sideAbort.signal]));
+    this.#rendering = new PageRendering({
+      settings,
+      subresources,
+      analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
+      wouldBeHot: (task, analysis) => this.#recorder.wouldBeHot(task, analysis),
+      pagesFetched: () => this.#figures.pages,
+    });
+    this.#pages = this.#pageFetchesOf();
   }
 
   /** The revisits' room, wired to this engine's fetching and figures. */
@@ -262,47 +245,46 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       fetch: (host, task, headers) => this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, headers), () => this.#frontier.stalled(host)),
       analyse: (task, result) => this.#recorder.analyse(task, result),
       soft404For: (host, url) => this.#soft404For(host, url),
-      render: () => this.#render,
+      render: () => this.#rendering.stage,
       stored: (bytes) => {
-        this.#bytesThisRun += bytes;
+        this.#figures.bytes += bytes;
         this.#saveRunCounters();
       },
-      rendered: () => this.#renderedThisRun++,
+      rendered: () => this.#figures.rendered++,
       changed: (page) => {
-        if (page.hot) this.#hotThisRun++;
+        if (page.hot) this.#figures.hot++;
         this.emit('page', page);
       },
       revisited: (event) => this.emit('revisit', event),
     });
   }
 
-  /**
-   * Where the session's cookies are written as they change (before the page that set one is
-   * stored, so a kill loses none a stored page received); a write the collection refuses
-   * pauses the crawl as any other does.
-   */
-  #cookieSink(db: Db): CookieJarSink {
-    const store = new CookieStore(db);
-    const guarded = (write: () => void): void => {
-      try {
-        write();
-      } catch (err) {
-        this.#onTaskError(err);
-      }
-    };
-    return {
-      put: (domain, path, name, serialized) => guarded(() => store.put(domain, path, name, serialized)),
-      remove: (domain, path, name) => guarded(() => store.remove(domain, path, name)),
-    };
+  /** The room of new pages' fetches, wired to this engine. */
+  #pageFetchesOf(): PageFetches {
+    return new PageFetches({
+      urls: this.#urls,
+      hosts: this.#hostStore,
+      strategy: this.#strategy,
+      frontier: this.#frontier,
+      recorder: this.#recorder,
+      retries: this.#retries,
+      rendering: this.#rendering,
+      requisites: this.#requisites,
+      revision: this.#revision,
+      policy: this.#policy,
+      figures: this.#figures,
+      signal: this.#abort.signal,
+      fetch: (host, task) => this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host)),
+      soft404For: (host, url) => this.#soft404For(host, url),
+      beside: (work) => this.#trackBeside(work),
+      saveCounters: () => this.#saveRunCounters(),
+      page: (event) => this.emit('page', event),
+    });
   }
 
-  /**
-   * What fetches a page's subresources (its requisites, and a render's scripts and API calls),
-   * and the render stage when any page may be rendered.
-   */
-  #setUpSubresources(db: Db): void {
-    const renders = new RenderStore(db);
-    this.#subresources = subresourceFetcher({
+  /** What fetches a page's subresources: its requisites, and a render's scripts and API calls. */
+  #subresourceFetcher(renders: RenderStore): SubresourceFetcher {
+    return subresourceFetcher({
       http: this.#http,
       robots: this.#robots,
       renders,
@@ -315,39 +297,15 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       },
       allowHosts: this.settings.renderAllowHosts,
     });
-    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(this.#subresources, renders, this.settings.requisites, AbortSignal.any([this.#abort.signal, this.#sideAbort.signal]));
-    const someRendering = this.settings.render !== 'never' || this.settings.renderHostModes.some((entry) => !entry.endsWith('=never'));
-    if (someRendering) this.#setUpRenderStage();
-  }
-
-  /** A browser for pages built by scripts; without one, a notice and no rendering. */
-  #setUpRenderStage(): void {
-    if (this.#render !== undefined || this.#subresources === undefined) return;
-    const browser = findBrowser(this.settings.browserPath);
-    if (browser.kind === 'missing') {
-      this.#noBrowser = browser.message;
-      return;
-    }
-    const renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: this.settings.renderTimeoutMs }, this.#subresources);
-    this.#renderer = new RenderGate(renderProcess, new CpuPressure(() => this.#pagesThisRun - (this.#render?.rendered ?? 0) - (this.#render?.failed ?? 0)), { slots: RENDER_CONTEXTS, trickleMs: RENDER_TRICKLE_MS, pollMs: RENDER_GATE_POLL_MS });
-    this.#render = new RenderStage({
-      policy: this.#renderPolicy,
-      queryTerms: [...new Set(contentTerms(this.settings.query))],
-      renderer: this.#renderer,
-      analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
-      wouldBeHot: (task, analysis) => this.#recorder.wouldBeHot(task, analysis),
-      // The decoded-size cap of any page, in characters.
-      maxDomChars: this.settings.maxDecodedBytes,
-    }, RENDER_BACKLOG);
   }
 
   /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
   async run(): Promise<RunOutcome> {
-    this.#startedAt = Date.now();
+    this.#figures.startedAt = Date.now();
     try {
       // One writer per collection: a second crawl on the file is refused, naming the first.
       if (!this.#db.memory && this.#policy.locksCollection) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
-      this.#run = new RunStore(this.#db, this.#startedAt);
+      this.#run = new RunStore(this.#db, this.#figures.startedAt);
       this.#prepareFrontier();
       this.#resumeRequisites();
     } catch (err) {
@@ -416,7 +374,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       this.#saveRunCounters();
       // A refresh that ended (not stopped or killed) leaves no revisit waiting: the next refresh decides afresh.
       if (this.#policy.unqueuesRevisitsAtEnd && (outcome === 'budget' || outcome === 'exhausted') && this.#storeError === undefined) this.#revisits.unqueueAll();
-      this.#hotThisRun += this.#revision.revise();
+      this.#figures.hot += this.#revision.revise();
       this.#run?.finish(this.#endedAs(outcome));
     } catch (err) {
       this.#onTaskError(err);
@@ -425,7 +383,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
-    await Promise.all([this.#http.close(), this.#ownsParser ? this.#parser.close() : undefined, this.#renderer?.close()]);
+    await Promise.all([this.#http.close(), this.#ownsParser ? this.#parser.close() : undefined, this.#rendering.close()]);
   }
 
   /**
@@ -469,7 +427,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Why pages are not rendered although the settings ask for it (no browser found, or it would not start), for the CLI and the UI. */
   get renderNotice(): string | undefined {
-    return this.#noBrowser ?? this.#render?.unavailable;
+    return this.#rendering.notice;
   }
 
   get paused(): boolean {
@@ -478,25 +436,20 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Live figures: URL states kept current by the store, rates for this run. */
   stats(): CrawlStats {
-    const pages = {
-      pages: this.#pagesAtStart + this.#pagesThisRun,
-      hot: this.#hotAtStart + this.#hotThisRun,
-      rendered: this.#renderedAtStart + this.#renderedThisRun,
-      documents: this.#documentsAtStart + this.#documentsThisRun,
-    };
+    const figures = this.#figures;
     const { cache } = this.#admission;
     const fetched = {
       // Revisits are fetches too: a refresh's rate is its revisits' and new pages'.
-      fetches: this.#pagesThisRun + this.#revisits.done,
-      bytes: this.#bytesThisRun,
-      elapsedMs: this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt,
+      fetches: figures.pages + this.#revisits.done,
+      bytes: figures.bytes,
+      elapsedMs: figures.elapsedMs(),
       seenLookups: cache.lookups,
       seenHits: cache.hits,
     };
     return {
-      ...crawlStats({ pages, urls: this.#urls.tally(), inflight: this.#pageTasks, hosts: this.#frontier.hostCount, fetched }),
+      ...crawlStats({ pages: figures.collection(), urls: this.#urls.tally(), inflight: this.pagesInProgress, hosts: this.#frontier.hostCount, fetched }),
       ...(this.renderNotice !== undefined ? { renderNotice: this.renderNotice } : {}),
-      orderingMs: Math.round(this.#orderingMs),
+      orderingMs: Math.round(figures.orderingMs),
       ...(this.#policy.reportsRevisits ? { revisits: this.#revisits.counts() } : {}),
     };
   }
@@ -515,7 +468,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#judge.useLabels?.(knownLabels(this.#db));
     this.#strategy.labelled?.(urlId, relevant);
     this.#frontier.reprioritise();
-    this.#hotThisRun += hotChange;
+    this.#figures.hot += hotChange;
   }
 
   /** Why the strategy gives a URL its priority. */
@@ -530,13 +483,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Hosts with queued URLs or a request in flight, busiest first. */
   hostActivity(limit: number): HostActivity[] {
-    return this.#frontier.activity(limit).map((host) => ({ ...host, render: this.#renderPolicy.hostMode(new URL(host.origin).hostname) }));
+    return this.#frontier.activity(limit).map((host) => ({ ...host, render: this.#rendering.policy.hostMode(new URL(host.origin).hostname) }));
   }
 
   /** Sets how one host's pages are rendered from now on (null: the crawl's own mode); a crawl that rendered nothing yet finds its browser now. */
   setHostRenderMode(host: string, mode: RenderMode | null): void {
-    this.#renderPolicy.setHostMode(host, mode);
-    if (mode !== null && mode !== 'never') this.#setUpRenderStage();
+    this.#rendering.setHostMode(host, mode);
   }
 
   /** Requisites that a paused or killed run left unfetched are sought again, beside the crawl. */
@@ -571,11 +523,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         for (const seed of this.settings.seeds) this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
       }
     });
-    const counts = crawlCounts(this.#db);
-    this.#pagesAtStart = counts.pages;
-    this.#hotAtStart = counts.hot;
-    this.#renderedAtStart = counts.rendered;
-    this.#documentsAtStart = counts.documents;
+    this.#figures.countFrom(this.#db);
   }
 
   /**
@@ -618,7 +566,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Pages being fetched or stored now (each holds a page of the budget). */
   get pagesInProgress(): number {
-    return this.#pageTasks;
+    return this.#pages.inProgress + this.#revisits.inProgress;
   }
 
   /**
@@ -646,7 +594,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     if (link.srcId !== null) this.#forwardIfForeign(link, link.srcId);
     this.#strategy.linked(link);
     if (placement !== undefined && placement.state === UrlState.queued) this.#frontier.add(link.dstId, placement.hostId, placement.origin);
-    this.#orderingMs += performance.now() - started;
+    this.#figures.orderingMs += performance.now() - started;
   }
 
   /** A link from a page of this shard to a URL another partition owns goes to that partition. */
@@ -663,9 +611,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   #progress(): RunProgress {
     return {
-      pagesAtStart: this.#pagesAtStart,
-      pagesThisRun: this.#pagesThisRun,
-      pageTasks: this.#pageTasks,
+      pagesAtStart: this.#figures.pagesAtStart,
+      pagesThisRun: this.#figures.pages,
+      pageTasks: this.pagesInProgress,
       revisitTasks: this.#revisits.inProgress,
       revisitedThisRun: this.#revisits.done,
       queuedRevisits: this.#strategy.queuedRevisits,
@@ -763,12 +711,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       // Asked for a lent turn that was given up meanwhile: no page fetch past the budget.
       if (this.#budgetLeft() <= 0) return;
       if (this.settings.probeSoft404 && host.soft404 === undefined) {
-        release(await this.#probeSoft404(host));
+        release(await this.#soft404Probe.probe(host));
         return;
       }
       // Pages that would join a full render or requisite queue wait: the queues stay bounded, turns lent
       // to renders and requisites (above) still go on, and hosts whose pages join neither are not held.
-      if ((host.rendersPages === true && this.#render?.saturated === true) || (host.feedsRequisites === true && this.#requisites?.saturated === true)) {
+      if ((host.rendersPages === true && this.#rendering.stage?.saturated === true) || (host.feedsRequisites === true && this.#requisites?.saturated === true)) {
         released = true;
         this.#frontier.park(host);
         this.#parked.add(host);
@@ -781,93 +729,19 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         // The page waits for the host's next turn; this one asks its folder for a name that cannot exist.
         this.#urls.returnToQueue(task.id);
         this.#frontier.reclaim(host, task.id);
-        release(await this.#probeSoft404(host, folder));
+        release(await this.#soft404Probe.probe(host, folder));
         return;
       }
-      if (task.revisit === true) await this.#revisit(host, task, release);
-      else await this.#fetchAndRecord(host, task, release);
+      if (task.revisit === true) await this.#revisits.revisit(host, task, release);
+      else await this.#pages.fetch(host, task, release);
     } finally {
       release(0);
-    }
-  }
-
-  /** A revisit is a page task too: it holds a fetch of the budget while it runs. */
-  async #revisit(host: HostState, task: QueuedUrl, release: ReleaseHost): Promise<void> {
-    this.#pageTasks++;
-    try {
-      await this.#revisits.revisit(host, task, release);
-    } finally {
-      this.#pageTasks--;
-    }
-  }
-
-  async #fetchAndRecord(host: HostState, task: QueuedUrl, release: ReleaseHost): Promise<void> {
-    this.#pageTasks++;
-    const page = this.#startPage();
-    let handedOn = false;
-    const started = Date.now();
-    try {
-      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host));
-      const answer = this.#retries.afterAnswer(host, task, result, release);
-      if (answer.retried) return;
-      this.#frontier.pageFetched(host);
-      const afterWrite = (): void => {
-        page.stored = true;
-        this.#hostStore.countPageFetched(host.id);
-        this.#pagesThisRun++;
-        this.#bytesThisRun += result.bytesReceived;
-        this.#saveRunCounters();
-      };
-      const failure = answer.failure;
-      const raw = await this.#recorder.analyse(task, result);
-      const plan = failure === null && this.#render !== undefined ? this.#render.plan(task, result, raw) : 'skip';
-      host.rendersPages = plan !== 'skip';
-      if (plan !== 'skip') {
-        // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
-        this.#pageTasks++;
-        handedOn = true;
-        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite, plan, page));
-        return;
-      }
-      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, this.#soft404For(host, task.url), { raw }));
-      releaseStoredResponse(result, raw);
-    } catch (err) {
-      this.#retries.afterError(host, task, err, Date.now() - started, release, (reason) => this.#urls.finish(task.id, UrlState.failed, reason));
-    } finally {
-      this.#pageTasks--;
-      if (!handedOn) this.#endPage(page);
     }
   }
 
   /** The soft-404 signature a page of the host is compared with: its folder's, else the host root's. */
   #soft404For(host: HostState, url: string): Simhash | null {
     return this.#folders.signatureFor(host.id, url, host.soft404 ?? null);
-  }
-
-  /** A page fetch starts: it holds a page of the policy's budget until stored. */
-  #startPage(): PageInProgress {
-    this.#policy.pageStarted();
-    return { stored: false };
-  }
-
-  /** A page fetch ended, stored or not: the policy gets a page not stored back. */
-  #endPage(page: PageInProgress): void {
-    if (!page.stored) this.#policy.pageNotStored();
-  }
-
-  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void, plan: Exclude<RenderPlan, 'skip'>, page: PageInProgress): Promise<void> {
-    try {
-      const rendered = await this.#render?.render(task, result, raw, plan);
-      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, this.#soft404For(host, task.url), rendered === undefined ? { raw } : { raw, rendered }));
-      releaseStoredResponse(result, raw, rendered?.analysis);
-      if (rendered !== undefined) this.#renderedThisRun++;
-    } catch (err) {
-      if (storeErrorOf(err) !== undefined || !this.#abort.signal.aborted) throw err;
-      this.#retries.requeueQuietly(task.id);
-    } finally {
-      this.#pageTasks--;
-      this.#endPage(page);
-    }
   }
 
   /** Side work (a render, a page's requisites) holds no request slot; as it ends, hosts parked for it are offered again. */
@@ -878,82 +752,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     });
   }
 
-  /** What follows a stored page: the strategy learns of it, the frontier re-orders, listeners hear of it. */
-  #afterRecorded(host: HostState, task: QueuedUrl, recorded: RecordedPage): void {
-    if (recorded.document) this.#documentsThisRun++;
-    const orderingStarted = performance.now();
-    // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
-    for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
-    this.#strategy.fetched({
-      id: task.id,
-      relevance: recorded.relevance ?? 0,
-      hot: recorded.hot,
-      grade: recorded.grade,
-      terms: recorded.terms,
-      outlinks: recorded.outlinks,
-      ...(recorded.acronyms === undefined ? {} : { acronyms: recorded.acronyms }),
-    });
-    this.#frontier.reprioritise();
-    this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
-    if (recorded.hot) this.#hotThisRun++;
-    this.#hotThisRun += this.#revision.afterPage();
-    this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
-    host.feedsRequisites = this.#requisites !== undefined && recorded.requisites !== null;
-    if (this.#requisites !== undefined && recorded.requisites !== null) this.#trackBeside(this.#requisites.fetchFor(recorded.seq, task.url, recorded.requisites));
-  }
-
-  /**
-   * One request, its turn like a page's: a name that cannot exist, at the host's root or in
-   * `folder`. A 200 answer is the soft 404 that later pages there are compared with; a 404 (or
-   * a refusal by robots.txt, or a failure) leaves them without one. Returns the response time.
-   */
-  async #probeSoft404(host: HostState, folder = '/'): Promise<number> {
-    const started = Date.now();
-    const url = `${host.origin}${folder}forager-probe-${randomBytes(8).toString('hex')}`;
-    let signature: Simhash | null = null;
-    // A probe obeys robots.txt and the include and exclude rules as a page would; without one the host has no soft-404 signature.
-    if (this.#robots.blockReason(host, url) === null && this.#ruleRefusal(url) === null) {
-      try {
-        const result = await this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal));
-        if (result.status === 200) {
-          const analysis = await this.#parser.analyse({
-            url, status: 200, contentType: result.headers['content-type'], xRobotsTag: undefined, body: result.body,
-            agentToken: productToken(this.settings.userAgent), maxLinks: 0, kind: 'page', maxDecodedBytes: this.settings.maxDecodedBytes, documents: [],
-          });
-          signature = analysis.simhash;
-        }
-      } catch (err) {
-        // A probe that fails says nothing about the host's pages; only the store's own errors matter.
-        if (storeErrorOf(err) !== undefined) throw err;
-        // Cut short by a stop: the host is asked again next run.
-        if (this.#abort.signal.aborted) return Date.now() - started;
-      }
-    }
-    const signatureInt = signature === null ? null : simhashToInt(signature);
-    if (folder !== '/') this.#folders.learnt(host.id, folder, signature, signatureInt);
-    else {
-      host.soft404 = signature;
-      this.#hostStore.saveSoft404(host.id, signatureInt);
-    }
-    return Date.now() - started;
-  }
-
   #saveRunCounters(): void {
     this.#run?.update(Date.now(), {
-      pages: this.#pagesThisRun,
-      bytes: this.#bytesThisRun,
+      pages: this.#figures.pages,
+      bytes: this.#figures.bytes,
       seenLookups: this.#admission.cache.lookups,
       seenHits: this.#admission.cache.hits,
     });
   }
-}
-
-/**
- * Frees a stored response's body, payload and gzipped copies now rather than at V8's next full
- * collection: nothing reads them once the page is stored, and bodies that waited for their
- * parse and store had lived long enough to wait for one.
- */
-function releaseStoredResponse(result: FetchResult, ...analyses: (ResponseAnalysis | undefined)[]): void {
-  releaseBody(result);
-  for (const analysis of analyses) freeWholeView(analysis?.storedBody);
 }
