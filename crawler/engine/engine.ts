@@ -50,14 +50,14 @@ import { RevisitRecorder } from './revisit-recorder.ts';
 import { FetchRetries, PROXY_RETRY_MS } from './fetch-retries.ts';
 import { Revisits } from './revisits.ts';
 import { CrawlPolicy, type RunPolicy, type RunProgress } from './run-policy.ts';
-import type { CrawlEngineEvents, IncomingLink, RunOutcome } from './engine-events.ts';
+import type { CrawlEngineEvents, IncomingLink, RunOutcome } from './engine-types.ts';
 import { Soft404Folders } from './soft404-folders.ts';
 import { Soft404Probe } from './soft404-probe.ts';
 import { cookieSink } from './cookie-sink.ts';
 import { documentTypesOf } from '../parse/documents/document-facts.ts';
 import { isProxyOutage } from '../net/proxy-failure.ts';
 
-export type { BlockedEvent, CrawlEngineEvents, EngineState, FailureEvent, IncomingLink, PageEvent, RevisitEvent, RunOutcome } from './engine-events.ts';
+export type { BlockedEvent, CrawlEngineEvents, EngineState, FailureEvent, IncomingLink, PageEvent, RevisitEvent, RunOutcome } from './engine-types.ts';
 
 /** The engine's collaborators, and the policy that says what the run is. */
 export interface EngineOptions {
@@ -372,7 +372,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #finishRun(outcome: RunOutcome): void {
     try {
       this.#saveRunCounters();
-      // A refresh that ended (not stopped or killed) leaves no revisit waiting: the next refresh decides afresh.
+      // A refresh that ended (not stopped or killed) leaves no revisit waiting, as its policy says: the next one decides afresh.
       if (this.#policy.unqueuesRevisitsAtEnd && (outcome === 'budget' || outcome === 'exhausted') && this.#storeError === undefined) this.#revisits.unqueueAll();
       this.#figures.hot += this.#revision.revise();
       this.#run?.finish(this.#endedAs(outcome));

@@ -7,7 +7,7 @@ import { retryAfterMs } from '../net/retry-after.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { storeErrorOf } from '../store/store-error.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
-import type { FailureEvent } from './engine-events.ts';
+import type { FailureEvent } from './engine-types.ts';
 import type { HostState } from './host-state.ts';
 
 /** How long a host waits after its request failed on the proxy (the host's own politeness does not apply: the proxy failed, not the host). */

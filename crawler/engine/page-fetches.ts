@@ -9,7 +9,7 @@ import type { HostStore } from '../store/host-store.ts';
 import { storeErrorOf } from '../store/store-error.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
-import type { PageEvent } from './engine-events.ts';
+import type { PageEvent } from './engine-types.ts';
 import type { FetchRetries, ReleaseHost } from './fetch-retries.ts';
 import type { HostState } from './host-state.ts';
 import type { PageRecorder, RecordedPage } from './page-recorder.ts';

@@ -11,7 +11,7 @@ import { RevisitStore, type RevisitCandidate } from '../store/revisit-store.ts';
 import { UrlState } from '../store/url-state.ts';
 import type { QueuedUrl, UrlStore } from '../store/url-store.ts';
 import type { RevisitOutcome } from '../store/version-store.ts';
-import type { PageEvent, RevisitEvent } from './engine-events.ts';
+import type { PageEvent, RevisitEvent } from './engine-types.ts';
 import type { FetchRetries, ReleaseHost } from './fetch-retries.ts';
 import type { HostState } from './host-state.ts';
 import type { RenderedAnalysis } from './page-recorder.ts';

@@ -1,3 +1,5 @@
+/* The engine's public types: its events, how a run ends, and the links it admits from outside its loop. */
+
 import type { RecordedPage } from './page-recorder.ts';
 import type { RevisitOutcome } from '../store/version-store.ts';
 
