@@ -102,6 +102,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #strategy: RevisitOrdering;
   readonly #revisits: Revisits;
   readonly #pages: PageFetches;
+  readonly #progress: RunProgress;
   readonly #retries: FetchRetries;
   readonly #folders: Soft404Folders;
   readonly #soft404Probe: Soft404Probe;
@@ -229,6 +230,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       pagesFetched: () => this.#figures.pages,
     });
     this.#pages = this.#pageFetchesOf();
+    this.#progress = this.#progressView();
   }
 
   /** The revisits' room, wired to this engine's fetching and figures. */
@@ -575,7 +577,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
    */
   #mayTake(task: QueuedUrl): boolean {
     if (task.revisit === true) return this.#strategy.isRevisit(task.id);
-    return this.#policy.mayTakeNew(this.#progress());
+    return this.#policy.mayTakeNew(this.#progress);
   }
 
   /**
@@ -606,17 +608,34 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Fetches this run may still start, by its policy. */
   #budgetLeft(): number {
-    return this.#policy.budgetLeft(this.#progress());
+    return this.#policy.budgetLeft(this.#progress);
   }
 
-  #progress(): RunProgress {
+  /** What the policy reads of the run: a live view, read only as far as the policy's sums need. */
+  #progressView(): RunProgress {
+    const figures = this.#figures;
+    const revisits = this.#revisits;
+    const strategy = this.#strategy;
+    const pagesInProgress = (): number => this.pagesInProgress;
     return {
-      pagesAtStart: this.#figures.pagesAtStart,
-      pagesThisRun: this.#figures.pages,
-      pageTasks: this.pagesInProgress,
-      revisitTasks: this.#revisits.inProgress,
-      revisitedThisRun: this.#revisits.done,
-      queuedRevisits: this.#strategy.queuedRevisits,
+      get pagesAtStart() {
+        return figures.pagesAtStart;
+      },
+      get pagesThisRun() {
+        return figures.pages;
+      },
+      get pageTasks() {
+        return pagesInProgress();
+      },
+      get revisitTasks() {
+        return revisits.inProgress;
+      },
+      get revisitedThisRun() {
+        return revisits.done;
+      },
+      get queuedRevisits() {
+        return strategy.queuedRevisits;
+      },
     };
   }
 
