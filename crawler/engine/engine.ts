@@ -77,13 +77,14 @@ export interface EngineOptions {
   writer?: string;
 }
 
-/** How soon a crawl whose requests mayDispatch held back looks again. */
+/** How soon a run whose policy held its requests back (mayDispatch) looks again. */
 const HELD_BACK_RECHECK_MS = 100;
 
 /**
  * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
  * tells the ordering strategy what it learnt. The frontier (CrawlFrontier) keeps the queues
- * and decides which host and URL come next.
+ * and decides which host and URL come next; the run's policy (RunPolicy) says what the run
+ * is: a crawl, a refresh or a cluster's shard.
  */
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
