@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Redis } from 'ioredis';
-import type { IncomingLink } from '../engine/engine.ts';
+import type { IncomingLink } from '../engine/engine-types.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings } from '../protocol/settings.ts';
 import { LINK_GROUP, type ClusterKeys } from './cluster-keys.ts';
 import { deflateMemory } from '../memory/deflate-memory.ts';

@@ -1,4 +1,4 @@
-import type { ForeignLink } from '../engine/engine.ts';
+import type { ForeignLink } from '../engine/run-policy.ts';
 import type { Db } from '../store/database.ts';
 import type { SentLink } from './link-streams.ts';
 

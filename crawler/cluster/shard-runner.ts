@@ -1,6 +1,7 @@
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
+import { ShardPolicy } from './shard-policy.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import type { PageJudge } from '../relevance/judge.ts';
@@ -141,18 +142,17 @@ export class ShardRunner {
         judge: this.judge,
         seenCacheSize: SHARD_SEEN_CACHE,
         parser: context.parser,
-        budget: context.budget.forShard(() => engine?.nudge()),
-        untilStopped: true,
-        mayDispatch: context.leaseFresh,
-        lockFile: false,
-        admitSeeds: false,
-        partition: {
-          elsewhere: (url) => {
-            const owner = partitions.of(url);
-            return owner === partition ? null : partitionReason(owner);
+        policy: new ShardPolicy(context.settings, {
+          budget: context.budget.forShard(() => engine?.nudge()),
+          mayDispatch: context.leaseFresh,
+          partition: {
+            elsewhere: (url) => {
+              const owner = partitions.of(url);
+              return owner === partition ? null : partitionReason(owner);
+            },
+            forward: (link) => outbox.add(link),
           },
-          forward: (link) => outbox.add(link),
-        },
+        }),
       });
     } catch (err) {
       db.close();

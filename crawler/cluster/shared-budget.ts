@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { PageBudget } from '../engine/engine.ts';
+import type { PageBudget } from './shard-policy.ts';
 import type { ClusterKeys } from './cluster-keys.ts';
 import { foundBy, isKeyDamage, luaDamaged, luaQuoted, type DamageReport } from './redis-damage.ts';
 

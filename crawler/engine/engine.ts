@@ -1,21 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { FetchError, ForagerError, type StoreError } from '../errors.ts';
-import { freeWholeView } from '../memory/free-buffer.ts';
-import { retryAfterMs } from '../net/retry-after.ts';
-import { SessionJar, type CookieJarSink } from '../net/cookie-jar.ts';
-import { CookieStore, storedCookies } from '../store/cookie-store.ts';
-import { simhashFromInt, simhashToInt, type Simhash } from '../relevance/simhash.ts';
+import type { FetchError, StoreError } from '../errors.ts';
+import { SessionJar } from '../net/cookie-jar.ts';
+import { storedCookies } from '../store/cookie-store.ts';
+import { simhashFromInt, type Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
-import { retryBackoffMs, type PolitenessSettings } from '../frontier/politeness.ts';
+import type { PolitenessSettings } from '../frontier/politeness.ts';
 import { createStrategy } from '../ordering/registry.ts';
 import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
-import { hostRenderModes, type CrawlSettings, type RenderMode } from '../protocol/settings.ts';
-import { crawlCounts } from '../store/crawl-counts.ts';
+import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
+import { RunFigures } from './run-figures.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
@@ -33,202 +30,61 @@ import type { PageJudge } from '../relevance/judge.ts';
 import { createPageJudge, knownLabels } from './relevance-judge.ts';
 import { VerdictRevision } from './verdict-revision.ts';
 import { HttpClient } from './http-client.ts';
-import { PageRecorder, type RecordedPage, type RenderedAnalysis } from './page-recorder.ts';
+import { PageRecorder } from './page-recorder.ts';
+import { PageFetches } from './page-fetches.ts';
 import { pickSettings } from './pick-settings.ts';
 import { RequestSlots } from './request-slots.ts';
 import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
 import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
-import { findBrowser } from '../render/find-browser.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
-import { CpuPressure } from '../render/cpu-pressure.ts';
-import { RenderGate } from '../render/render-gate.ts';
-import { RenderProcess } from '../render/render-process.ts';
-import { RenderPolicy, type RenderPlan } from '../render/render-policy.ts';
 import { RenderStore } from '../store/render-store.ts';
-import { RenderStage } from './render-stage.ts';
-import { contentTerms } from '../relevance/text.ts';
+import { PageRendering } from './page-rendering.ts';
 import { subresourceFetcher } from './subresource-fetcher.ts';
 import { RequisiteFetcher } from './requisite-fetcher.ts';
-import type { ResponseAnalysis } from '../parse/analyse-response.ts';
-import { releaseBody, type FetchResult } from '../net/fetch-page.ts';
 import { RevisitOrdering } from '../ordering/revisit-ordering.ts';
-import { pooledRate, type RevisitFacts } from '../ordering/revisit-policy.ts';
-import { durationMs } from '../protocol/settings.ts';
-import type { RevisitCounts } from '../protocol/crawl-stats.ts';
-import { RevisitStore, type RevisitCandidate } from '../store/revisit-store.ts';
 import { Soft404Store } from '../store/soft404-store.ts';
-import { VersionStore, type RevisitOutcome } from '../store/version-store.ts';
-import { conditionalHeaders, RevisitRecorder } from './revisit-recorder.ts';
+import { VersionStore } from '../store/version-store.ts';
+import { RevisitRecorder } from './revisit-recorder.ts';
+import { FetchRetries, PROXY_RETRY_MS } from './fetch-retries.ts';
+import { Revisits } from './revisits.ts';
+import { CrawlPolicy, type RunPolicy, type RunProgress } from './run-policy.ts';
+import type { CrawlEngineEvents, IncomingLink, RunOutcome } from './engine-types.ts';
 import { Soft404Folders } from './soft404-folders.ts';
+import { Soft404Probe } from './soft404-probe.ts';
+import { cookieSink } from './cookie-sink.ts';
 import { documentTypesOf } from '../parse/documents/document-facts.ts';
 import { isProxyOutage } from '../net/proxy-failure.ts';
 
-/** A page between its fetch and its store: whether it was stored decides what a shared budget gets back. */
-interface PageInProgress {
-  stored: boolean;
-}
+export type { BlockedEvent, CrawlEngineEvents, EngineState, FailureEvent, IncomingLink, PageEvent, RevisitEvent, RunOutcome } from './engine-types.ts';
 
-/**
- * How a run ended; 'store-error' pauses the crawl because the collection could not be written (see storeError),
- * 'proxy-unreachable' because the proxy failed every request for a while (see proxyError).
- */
-export type RunOutcome = 'budget' | 'exhausted' | 'stopped' | 'store-error' | 'proxy-unreachable';
-
+/** The engine's collaborators, and the policy that says what the run is. */
 export interface EngineOptions {
+  /** What the run is (a crawl, a refresh, a cluster's shard); by default a crawl of the settings that locks the collection. */
+  policy?: RunPolicy;
   /** Entries in the in-memory seen cache (Broder et al.: ~50,000 hit ~80% on a large crawl). */
   seenCacheSize?: number;
   /** Worker threads for parsing; 0 parses on the main thread. Default: one per spare core. */
   parseWorkers?: number;
+  /** Parses on this pool instead of one of the engine's own (several engines in one process share one); the caller closes it. */
+  parser?: ResponseReader;
   /** Judges fetched pages (relevance and hot); by default the query's relevance model and hot rule. */
   judge?: PageJudge;
   /** Orders the frontier; by default the strategy the settings name. */
   strategy?: OrderingStrategy;
   /** Who crawls, in words, for the collection's writer lock ("forager crawl"): a second writer is told. */
   writer?: string;
-  /**
-   * A page budget shared with other engines (a cluster's shards), instead of the settings'
-   * maxPages for this collection alone.
-   */
-  budget?: PageBudget;
-  /** The shard of a partitioned crawl: links to URLs another partition owns are stored as stubs and sent there. */
-  partition?: ShardPartition;
-  /** Parses on this pool instead of one of the engine's own (several engines in one process share one); the caller closes it. */
-  parser?: ResponseReader;
-  /**
-   * Run until stop(), even with nothing to fetch or no budget for now: more links or pages
-   * may come from outside (admitLinks, the shared budget). Default: end when exhausted.
-   */
-  untilStopped?: boolean;
-  /**
-   * Whether run() takes the collection's writer lock (default true). False when the caller
-   * holds it already (a command that writes before the run, such as a refresh's start), and
-   * for a cluster's shard, which its partition lease and an epoch fence guard instead.
-   */
-  lockFile?: boolean;
-  /** Whether run() admits the settings' seeds (default true); a cluster sends each seed to its partition. */
-  admitSeeds?: boolean;
-  /**
-   * Asked before each request is started: false holds every request back for now. A cluster's
-   * shard may ask its hosts only while its partition's lease is surely its own, and a process
-   * that was starved of the CPU must not start one request before it has checked.
-   */
-  mayDispatch?: () => boolean;
-  /** A refresh instead of a crawl: revisit the stored pages (see RefreshRun). */
-  refresh?: RefreshRun;
 }
 
-/**
- * A refresh: the stored pages last checked before `since` are revisited, most likely changed
- * and most relevant first, with the new URLs their changed versions link to; queued URLs of
- * the crawl wait for the next crawl. Every revisit and new page counts against `maxFetches`.
- */
-export interface RefreshRun {
-  /** Pages checked at or after this time (epoch ms) are not revisited: a refresh that is resumed goes on from where it was. */
-  since: number;
-  maxFetches: number;
-  /** Only these origins' pages are revisited (all when absent). */
-  origins?: readonly string[];
-}
-
-/** Pages a run may still start, when a budget is shared beyond this engine (a cluster's). */
-export interface PageBudget {
-  /** Pages that may start now; 0 when spent, for now or for good. */
-  available(): number;
-  /** A page fetch starts: it holds one page of the budget until it is stored or given back. */
-  reserve(): void;
-  /** A reserved page was not stored (retried later, failed without a response, or cancelled). */
-  giveBack(): void;
-}
-
-/** A link on a page of this shard to a URL that another partition owns. */
-export interface ForeignLink {
-  url: string;
-  /** The URL id, in this shard, of the page the link is on. */
-  parentId: number;
-  depth: number;
-  anchor: string;
-  context: string;
-}
-
-/** How a partitioned crawl's shard tells its URLs from the other partitions'. */
-export interface ShardPartition {
-  /** The reason stored for a URL this shard does not own ('partition:17'), or null when it owns it. */
-  elsewhere(url: string): string | null;
-  /** A link on a page of this shard to a URL owned elsewhere; called in the page's write transaction, every time the link is seen. */
-  forward(link: ForeignLink): void;
-}
-
-/** A link that arrives from another shard (or a seed sent to its partition), to admit here. */
-export interface IncomingLink {
-  url: string;
-  depth: number;
-  anchor: string;
-  context: string;
-  isSeed: boolean;
-  /** The relevance the sending shard's judge gave the page the link is on. */
-  parentRelevance?: number;
-}
-
-export interface PageEvent extends RecordedPage {
-  url: string;
-  depth: number;
-}
-
-export interface FailureEvent {
-  url: string;
-  reason: string;
-  willRetry: boolean;
-}
-
-/** A queued URL that robots.txt forbids, recorded as robots-blocked when its host's turn came. */
-export interface BlockedEvent {
-  url: string;
-  reason: string;
-}
-
-export type EngineState = 'running' | 'paused';
-
-/** The engine's events and their arguments: listeners are checked against these. */
-export interface CrawlEngineEvents {
-  /** A response was stored (a page or a site resource). */
-  page: [page: PageEvent];
-  /** A request failed; `willRetry` tells whether the URL went back in the queue. */
-  failure: [failure: FailureEvent];
-  blocked: [blocked: BlockedEvent];
-  /** pause() and resume(). */
-  state: [state: EngineState];
-  /** A stored page was revisited. */
-  revisit: [revisit: RevisitEvent];
-}
-
-/** A revisit's outcome, for listeners. */
-export interface RevisitEvent {
-  url: string;
-  seq: number;
-  outcome: RevisitOutcome;
-}
-
-/** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
-const RENDER_CONTEXTS = 2;
-/** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
-const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
-/** While the crawl keeps the CPU busy, one render still starts this often (render-gate.ts). */
-const RENDER_TRICKLE_MS = 5000;
-const RENDER_GATE_POLL_MS = 100;
-/** How soon a crawl whose requests mayDispatch held back looks again. */
+/** How soon a run whose policy held its requests back (mayDispatch) looks again. */
 const HELD_BACK_RECHECK_MS = 100;
-/** A crawl that revisits looks for pages come due at least this often, and at most once a second. */
-const REVISIT_SCAN_MAX_MS = 60_000;
-const REVISIT_SCAN_MIN_MS = 1_000;
-/** How long a host waits after its request failed on the proxy (the host's own politeness does not apply: the proxy failed, not the host). */
-const PROXY_RETRY_MS = 1_000;
 
 /**
  * The crawl loop: dispatches hosts' turns from the frontier, fetches, stores, retries, and
  * tells the ordering strategy what it learnt. The frontier (CrawlFrontier) keeps the queues
- * and decides which host and URL come next.
+ * and decides which host and URL come next; the run's policy (RunPolicy) says what the run
+ * is: a crawl, a refresh or a cluster's shard.
  */
 export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly settings: CrawlSettings;
@@ -245,15 +101,14 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #http: HttpClient;
   readonly #parser: ResponseReader;
   readonly #strategy: RevisitOrdering;
-  readonly #revisitStore: RevisitStore;
-  readonly #revisits: RevisitRecorder;
+  readonly #revisits: Revisits;
+  readonly #pages: PageFetches;
+  readonly #progress: RunProgress;
+  readonly #retries: FetchRetries;
   readonly #folders: Soft404Folders;
-  readonly #refresh: RefreshRun | undefined;
-  /** How long after its last check a page is revisited by a crawl that keeps going (settings.revisitAfter); undefined: never. */
-  readonly #revisitAfterMs: number | undefined;
-  #nextRevisitScan = 0;
-  #revisitTasks = 0;
-  readonly #revisitCounts: Omit<RevisitCounts, 'queued'> = { notModified: 0, identical: 0, changed: 0, gone: 0 };
+  readonly #soft404Probe: Soft404Probe;
+  /** What the run is: its budget, when it ends, how it starts. */
+  readonly #policy: RunPolicy;
   readonly #tasks = new Set<Promise<void>>();
   /** Which of #tasks count against concurrency: requests waiting on slow servers step aside. */
   readonly #slots: RequestSlots;
@@ -261,44 +116,20 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #beside = new Set<Promise<void>>();
   /** Hosts held back while renders or requisites catch up; offered again as each piece of that work ends. */
   readonly #parked = new Set<HostState>();
-  #render: RenderStage | undefined;
-  #requisites: RequisiteFetcher | undefined;
-  #subresources: SubresourceFetcher | undefined;
-  /** Whether pages are rendered, learnt per host and path; kept without a browser too, for the hosts' modes the UI shows. */
-  readonly #renderPolicy: RenderPolicy;
-  #renderer: RenderGate | undefined;
-  /** Set when no browser was found for a crawl that renders (see renderNotice). */
-  #noBrowser: string | undefined;
+  readonly #rendering: PageRendering;
+  readonly #requisites: RequisiteFetcher | undefined;
   readonly #abort = new AbortController();
   /** Aborted when the crawl loop ends (or the crawl is aborted): side work then stops waiting for host turns no loop will give. */
   readonly #sideAbort = new AbortController();
   #run: RunStore | undefined;
-  #startedAt = 0;
-  #pagesThisRun = 0;
-  #bytesThisRun = 0;
-  #pageTasks = 0;
-  #pagesAtStart = 0;
-  #hotAtStart = 0;
-  #renderedAtStart = 0;
-  #renderedThisRun = 0;
-  #documentsAtStart = 0;
-  #documentsThisRun = 0;
-  #hotThisRun = 0;
-  /** Time spent judging pages and ordering URLs (the strategy's work), for the overhead figure. */
-  #orderingMs = 0;
+  readonly #figures = new RunFigures();
   #paused = false;
   #stopping = false;
   #storeError: StoreError | undefined;
   #proxyError: FetchError | undefined;
   readonly #writer: string;
-  readonly #lockFile: boolean;
-  readonly #admitSeeds: boolean;
   /** The seeds as stored (canonical): always fetched, whatever the include and exclude rules say. */
   readonly #seeds: ReadonlySet<string>;
-  readonly #untilStopped: boolean;
-  readonly #mayDispatch: (() => boolean) | undefined;
-  readonly #sharedBudget: PageBudget | undefined;
-  readonly #partition: ShardPartition | undefined;
   /** Whether the parse pool is the engine's own, to close at the end. */
   readonly #ownsParser: boolean;
   #lock: WriterLock | undefined;
@@ -312,20 +143,15 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#slots = new RequestSlots(settings.concurrency, () => this.#wake?.());
     this.#db = db;
     this.#writer = options.writer ?? 'a Forager crawl';
-    this.#lockFile = options.lockFile ?? true;
-    this.#admitSeeds = options.admitSeeds ?? true;
+    this.#policy = options.policy ?? new CrawlPolicy(settings);
     this.#seeds = new Set(settings.seeds);
-    this.#untilStopped = options.untilStopped ?? false;
-    this.#mayDispatch = options.mayDispatch;
-    this.#sharedBudget = options.budget;
-    this.#partition = options.partition;
     this.#urls = new UrlStore(db);
     this.#hostStore = new HostStore(db);
     const seedHosts = new Set(settings.seeds.map((s) => new URL(s).hostname));
     this.#http = new HttpClient(
       pickSettings(settings, 'userAgent', 'proxy', 'connectTimeoutMs', 'headersTimeoutMs', 'bodyIdleTimeoutMs', 'totalTimeoutMs', 'maxBodyBytes', 'maxDecodedBytes', 'documents', 'maxDocumentBytes'),
       { allowPrivate: settings.allowPrivate, allowedHosts: seedHosts },
-      new SessionJar(storedCookies(db), this.#cookieSink(db)),
+      new SessionJar(storedCookies(db), cookieSink(db, (err) => this.#onTaskError(err))),
       (error) => this.#onProxyDown(error),
     );
     const seedOrigins = seedOriginsOf(settings);
@@ -336,9 +162,6 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       (host) => this.#admitSitemaps(host, seedOrigins.has(host.origin)),
     );
     this.#strategy = new RevisitOrdering(options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed, documents: documentTypesOf(settings.documents) }));
-    this.#refresh = options.refresh;
-    this.#revisitAfterMs = settings.revisitAfter === '' ? undefined : durationMs(settings.revisitAfter);
-    this.#revisitStore = new RevisitStore(db);
     this.#folders = new Soft404Folders(new Soft404Store(db));
     this.#politeness = pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs');
     this.#frontier = new CrawlFrontier<HostState, QueuedUrl>({
@@ -352,6 +175,16 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       },
       extendHost: (host) => ({ ...host, robots: { kind: 'unknown' } }),
     });
+    this.#retries = new FetchRetries({
+      settings,
+      politeness: this.#politeness,
+      urls: this.#urls,
+      frontier: this.#frontier,
+      signal: this.#abort.signal,
+      onTaskError: (err) => this.#onTaskError(err),
+      failed: (failure) => this.emit('failure', failure),
+    });
+    const partition = this.#policy.partition;
     this.#admission = new UrlAdmission(
       pickSettings(settings, 'maxUrlLength', 'maxDepth', 'include', 'exclude'),
       { urls: this.#urls, hosts: this.#hostStore },
@@ -359,7 +192,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       {
         robotsBlockReason: (hostId, origin, url) => this.#robots.blockReason(this.#frontier.host(hostId, origin), url),
         linked: (link, placement) => this.#onLink(link, placement),
-        ...(this.#partition === undefined ? {} : { elsewhere: (url: string) => (this.#partition as ShardPartition).elsewhere(url) }),
+        ...(partition === undefined ? {} : { elsewhere: (url: string) => partition.elsewhere(url) }),
       },
       options.seenCacheSize ?? 65_536,
     );
@@ -369,6 +202,15 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#revision = new VerdictRevision(db, judge);
     this.#ownsParser = options.parser === undefined;
     this.#parser = options.parser ?? new ResponseReader(options.parseWorkers === undefined ? {} : { parseWorkers: options.parseWorkers });
+    this.#soft404Probe = new Soft404Probe({
+      settings,
+      parser: this.#parser,
+      hosts: this.#hostStore,
+      folders: this.#folders,
+      refusal: (host, url) => this.#robots.blockReason(host, url) ?? this.#ruleRefusal(url),
+      fetch: (url) => this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal)),
+      signal: this.#abort.signal,
+    });
     const versions = new VersionStore(db);
     this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls, versions }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
@@ -377,38 +219,75 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       fetchesRequisites: settings.requisites !== 'none',
       documents: documentTypesOf(settings.documents),
     });
-    this.#revisits = new RevisitRecorder(db, { versions, urls: this.#urls }, this.#recorder);
-    this.#renderPolicy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
-    this.#setUpSubresources(db);
-  }
-
-  /**
-   * Where the session's cookies are written as they change (before the page that set one is
-   * stored, so a kill loses none a stored page received); a write the collection refuses
-   * pauses the crawl as any other does.
-   */
-  #cookieSink(db: Db): CookieJarSink {
-    const store = new CookieStore(db);
-    const guarded = (write: () => void): void => {
-      try {
-        write();
-      } catch (err) {
-        this.#onTaskError(err);
-      }
-    };
-    return {
-      put: (domain, path, name, serialized) => guarded(() => store.put(domain, path, name, serialized)),
-      remove: (domain, path, name) => guarded(() => store.remove(domain, path, name)),
-    };
-  }
-
-  /**
-   * What fetches a page's subresources (its requisites, and a render's scripts and API calls),
-   * and the render stage when any page may be rendered.
-   */
-  #setUpSubresources(db: Db): void {
+    this.#revisits = this.#revisitsOf(new RevisitRecorder(db, { versions, urls: this.#urls }, this.#recorder));
     const renders = new RenderStore(db);
-    this.#subresources = subresourceFetcher({
+    const subresources = this.#subresourceFetcher(renders);
+    if (settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(subresources, renders, settings.requisites, AbortSignal.any([this.#abort.signal, this.#sideAbort.signal]));
+    this.#rendering = new PageRendering({
+      settings,
+      subresources,
+      analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
+      wouldBeHot: (task, analysis) => this.#recorder.wouldBeHot(task, analysis),
+      pagesFetched: () => this.#figures.pages,
+    });
+    this.#pages = this.#pageFetchesOf();
+    this.#progress = this.#progressView();
+  }
+
+  /** The revisits' room, wired to this engine's fetching and figures. */
+  #revisitsOf(recorder: RevisitRecorder): Revisits {
+    return new Revisits({
+      db: this.#db,
+      urls: this.#urls,
+      strategy: this.#strategy,
+      frontier: this.#frontier,
+      judge: this.#judge,
+      recorder,
+      retries: this.#retries,
+      ruleRefusal: (url) => this.#ruleRefusal(url),
+      fetch: (host, task, headers) => this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, headers), () => this.#frontier.stalled(host)),
+      analyse: (task, result) => this.#recorder.analyse(task, result),
+      soft404For: (host, url) => this.#soft404For(host, url),
+      render: () => this.#rendering.stage,
+      stored: (bytes) => {
+        this.#figures.bytes += bytes;
+        this.#saveRunCounters();
+      },
+      rendered: () => this.#figures.rendered++,
+      changed: (page) => {
+        if (page.hot) this.#figures.hot++;
+        this.emit('page', page);
+      },
+      revisited: (event) => this.emit('revisit', event),
+    });
+  }
+
+  /** The room of new pages' fetches, wired to this engine. */
+  #pageFetchesOf(): PageFetches {
+    return new PageFetches({
+      urls: this.#urls,
+      hosts: this.#hostStore,
+      strategy: this.#strategy,
+      frontier: this.#frontier,
+      recorder: this.#recorder,
+      retries: this.#retries,
+      rendering: this.#rendering,
+      requisites: this.#requisites,
+      revision: this.#revision,
+      policy: this.#policy,
+      figures: this.#figures,
+      signal: this.#abort.signal,
+      fetch: (host, task) => this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host)),
+      soft404For: (host, url) => this.#soft404For(host, url),
+      beside: (work) => this.#trackBeside(work),
+      saveCounters: () => this.#saveRunCounters(),
+      page: (event) => this.emit('page', event),
+    });
+  }
+
+  /** What fetches a page's subresources: its requisites, and a render's scripts and API calls. */
+  #subresourceFetcher(renders: RenderStore): SubresourceFetcher {
+    return subresourceFetcher({
       http: this.#http,
       robots: this.#robots,
       renders,
@@ -421,39 +300,15 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       },
       allowHosts: this.settings.renderAllowHosts,
     });
-    if (this.settings.requisites !== 'none') this.#requisites = new RequisiteFetcher(this.#subresources, renders, this.settings.requisites, AbortSignal.any([this.#abort.signal, this.#sideAbort.signal]));
-    const someRendering = this.settings.render !== 'never' || this.settings.renderHostModes.some((entry) => !entry.endsWith('=never'));
-    if (someRendering) this.#setUpRenderStage();
-  }
-
-  /** A browser for pages built by scripts; without one, a notice and no rendering. */
-  #setUpRenderStage(): void {
-    if (this.#render !== undefined || this.#subresources === undefined) return;
-    const browser = findBrowser(this.settings.browserPath);
-    if (browser.kind === 'missing') {
-      this.#noBrowser = browser.message;
-      return;
-    }
-    const renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: this.settings.renderTimeoutMs }, this.#subresources);
-    this.#renderer = new RenderGate(renderProcess, new CpuPressure(() => this.#pagesThisRun - (this.#render?.rendered ?? 0) - (this.#render?.failed ?? 0)), { slots: RENDER_CONTEXTS, trickleMs: RENDER_TRICKLE_MS, pollMs: RENDER_GATE_POLL_MS });
-    this.#render = new RenderStage({
-      policy: this.#renderPolicy,
-      queryTerms: [...new Set(contentTerms(this.settings.query))],
-      renderer: this.#renderer,
-      analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
-      wouldBeHot: (task, analysis) => this.#recorder.wouldBeHot(task, analysis),
-      // The decoded-size cap of any page, in characters.
-      maxDomChars: this.settings.maxDecodedBytes,
-    }, RENDER_BACKLOG);
   }
 
   /** Crawls until the page budget is reached, the frontier is empty, or stop() is called. */
   async run(): Promise<RunOutcome> {
-    this.#startedAt = Date.now();
+    this.#figures.startedAt = Date.now();
     try {
       // One writer per collection: a second crawl on the file is refused, naming the first.
-      if (!this.#db.memory && this.#lockFile) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
-      this.#run = new RunStore(this.#db, this.#startedAt);
+      if (!this.#db.memory && this.#policy.locksCollection) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
+      this.#run = new RunStore(this.#db, this.#figures.startedAt);
       this.#prepareFrontier();
       this.#resumeRequisites();
     } catch (err) {
@@ -466,10 +321,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     try {
       for (;;) {
         if (this.#stopping) break;
-        const scanAt = this.#scanForRevisits();
+        const scanAt = this.#policy.revisitAfterMs === undefined ? undefined : this.#revisits.scan(this.#policy.revisitAfterMs);
         const dispatchedWake = this.#paused ? undefined : this.#dispatch();
         const wakeAt = scanAt === undefined ? dispatchedWake : Math.min(scanAt, dispatchedWake ?? Number.POSITIVE_INFINITY);
-        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused && !this.#untilStopped && scanAt === undefined) {
+        if (this.#tasks.size === 0 && this.#beside.size === 0 && !this.#paused && this.#policy.endsWhenIdle) {
           if (this.#budgetLeft() <= 0) {
             outcome = 'budget';
             break;
@@ -520,12 +375,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   #finishRun(outcome: RunOutcome): void {
     try {
       this.#saveRunCounters();
-      // A refresh that ended (not stopped or killed) leaves no revisit waiting: the next refresh decides afresh.
-      if (this.#refresh !== undefined && (outcome === 'budget' || outcome === 'exhausted') && this.#storeError === undefined) {
-        this.#revisitStore.unqueueAll();
-        this.#urls.recount();
-      }
-      this.#hotThisRun += this.#revision.revise();
+      // A refresh that ended (not stopped or killed) leaves no revisit waiting, as its policy says: the next one decides afresh.
+      if (this.#policy.unqueuesRevisitsAtEnd && (outcome === 'budget' || outcome === 'exhausted') && this.#storeError === undefined) this.#revisits.unqueueAll();
+      this.#figures.hot += this.#revision.revise();
       this.#run?.finish(this.#endedAs(outcome));
     } catch (err) {
       this.#onTaskError(err);
@@ -534,7 +386,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
-    await Promise.all([this.#http.close(), this.#ownsParser ? this.#parser.close() : undefined, this.#renderer?.close()]);
+    await Promise.all([this.#http.close(), this.#ownsParser ? this.#parser.close() : undefined, this.#rendering.close()]);
   }
 
   /**
@@ -578,7 +430,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Why pages are not rendered although the settings ask for it (no browser found, or it would not start), for the CLI and the UI. */
   get renderNotice(): string | undefined {
-    return this.#noBrowser ?? this.#render?.unavailable;
+    return this.#rendering.notice;
   }
 
   get paused(): boolean {
@@ -587,26 +439,21 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Live figures: URL states kept current by the store, rates for this run. */
   stats(): CrawlStats {
-    const pages = {
-      pages: this.#pagesAtStart + this.#pagesThisRun,
-      hot: this.#hotAtStart + this.#hotThisRun,
-      rendered: this.#renderedAtStart + this.#renderedThisRun,
-      documents: this.#documentsAtStart + this.#documentsThisRun,
-    };
+    const figures = this.#figures;
     const { cache } = this.#admission;
     const fetched = {
       // Revisits are fetches too: a refresh's rate is its revisits' and new pages'.
-      fetches: this.#pagesThisRun + this.#revisitedThisRun(),
-      bytes: this.#bytesThisRun,
-      elapsedMs: this.#startedAt === 0 ? 0 : Date.now() - this.#startedAt,
+      fetches: figures.pages + this.#revisits.done,
+      bytes: figures.bytes,
+      elapsedMs: figures.elapsedMs(),
       seenLookups: cache.lookups,
       seenHits: cache.hits,
     };
     return {
-      ...crawlStats({ pages, urls: this.#urls.tally(), inflight: this.#pageTasks, hosts: this.#frontier.hostCount, fetched }),
+      ...crawlStats({ pages: figures.collection(), urls: this.#urls.tally(), inflight: this.pagesInProgress, hosts: this.#frontier.hostCount, fetched }),
       ...(this.renderNotice !== undefined ? { renderNotice: this.renderNotice } : {}),
-      orderingMs: Math.round(this.#orderingMs),
-      ...(this.#refresh !== undefined || this.#revisitAfterMs !== undefined ? { revisits: { ...this.#revisitCounts, queued: this.#strategy.queuedRevisits } } : {}),
+      orderingMs: Math.round(figures.orderingMs),
+      ...(this.#policy.reportsRevisits ? { revisits: this.#revisits.counts() } : {}),
     };
   }
 
@@ -624,7 +471,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     this.#judge.useLabels?.(knownLabels(this.#db));
     this.#strategy.labelled?.(urlId, relevant);
     this.#frontier.reprioritise();
-    this.#hotThisRun += hotChange;
+    this.#figures.hot += hotChange;
   }
 
   /** Why the strategy gives a URL its priority. */
@@ -639,13 +486,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Hosts with queued URLs or a request in flight, busiest first. */
   hostActivity(limit: number): HostActivity[] {
-    return this.#frontier.activity(limit).map((host) => ({ ...host, render: this.#renderPolicy.hostMode(new URL(host.origin).hostname) }));
+    return this.#frontier.activity(limit).map((host) => ({ ...host, render: this.#rendering.policy.hostMode(new URL(host.origin).hostname) }));
   }
 
   /** Sets how one host's pages are rendered from now on (null: the crawl's own mode); a crawl that rendered nothing yet finds its browser now. */
   setHostRenderMode(host: string, mode: RenderMode | null): void {
-    this.#renderPolicy.setHostMode(host, mode);
-    if (mode !== null && mode !== 'never') this.#setUpRenderStage();
+    this.#rendering.setHostMode(host, mode);
   }
 
   /** Requisites that a paused or killed run left unfetched are sought again, beside the crawl. */
@@ -658,40 +504,29 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /**
    * Loads hosts, puts URLs that were in flight at a crash back in the queue, replays the
    * stored history into the ordering strategy, queues every waiting URL on its host, and
-   * admits the seeds.
+   * admits the seeds, as the policy's frontier plan says.
    */
   #prepareFrontier(): void {
+    const plan = this.#policy.frontier;
     writeTransaction(this.#db, () => {
       this.#urls.resetInflight();
       for (const row of this.#hostStore.all()) {
         const host = this.#frontier.restoreHost(row.id, row.origin, row.pagesFetched);
-        // A refresh reads robots.txt afresh and obeys what it says now.
-        host.robots = this.#refresh === undefined ? this.#robots.restore(row) : { kind: 'unknown' };
+        host.robots = plan.keepsRobots ? this.#robots.restore(row) : { kind: 'unknown' };
         if (row.soft404Probed === 1) host.soft404 = row.soft404Simhash === null ? null : simhashFromInt(BigInt(row.soft404Simhash));
       }
       if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
-      this.#strategy.setPooledRate(pooledRate(this.#revisitStore.totals()));
-      // Revisits a stopped or killed run left waiting are revisits still.
-      for (const page of this.#revisitStore.waiting()) {
-        // Rules changed since the revisit was queued that refuse the page call it off.
-        if (this.#revisitRefused(page)) this.#revisitStore.unqueue(page.urlId);
-        else this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
-      }
+      this.#revisits.restoreWaiting();
       // Every URL's host has a row, so every host of the frontier was loaded just above.
-      // A refresh leaves the crawl's own queue for the next crawl.
       for (const entry of this.#urls.frontier()) {
-        if (this.#refresh === undefined || this.#strategy.isRevisit(entry.id)) this.#frontier.restoreQueued(entry.id, entry.hostId);
+        if (plan.keepsCrawlQueue || this.#strategy.isRevisit(entry.id)) this.#frontier.restoreQueued(entry.id, entry.hostId);
       }
-      if (this.#refresh !== undefined) this.#queueRevisits(this.#revisitStore.due(this.#refresh.since), this.#refresh.origins);
-      if (this.#admitSeeds) {
+      if (plan.dueRevisits !== undefined) this.#revisits.queueDue(plan.dueRevisits.since, plan.dueRevisits.origins);
+      if (this.#policy.admitsSeeds) {
         for (const seed of this.settings.seeds) this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
       }
     });
-    const counts = crawlCounts(this.#db);
-    this.#pagesAtStart = counts.pages;
-    this.#hotAtStart = counts.hot;
-    this.#renderedAtStart = counts.rendered;
-    this.#documentsAtStart = counts.documents;
+    this.#figures.countFrom(this.#db);
   }
 
   /**
@@ -734,53 +569,16 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   /** Pages being fetched or stored now (each holds a page of the budget). */
   get pagesInProgress(): number {
-    return this.#pageTasks;
-  }
-
-  /**
-   * A crawl that revisits (settings.revisitAfter) queues the pages come due, at most once a
-   * second and at least once a minute. Returns when to look next, or undefined when this run
-   * does not revisit as it goes.
-   */
-  #scanForRevisits(): number | undefined {
-    const afterMs = this.#revisitAfterMs;
-    if (afterMs === undefined || this.#refresh !== undefined) return undefined;
-    const now = Date.now();
-    if (now < this.#nextRevisitScan) return this.#nextRevisitScan;
-    writeTransaction(this.#db, () => this.#queueRevisits(this.#revisitStore.due(now - afterMs)));
-    const oldest = this.#revisitStore.oldestCheck();
-    const nextDue = oldest === undefined ? now + afterMs : oldest + afterMs;
-    this.#nextRevisitScan = Math.max(now + REVISIT_SCAN_MIN_MS, Math.min(nextDue, now + Math.min(REVISIT_SCAN_MAX_MS, afterMs / 4)));
-    return this.#nextRevisitScan;
-  }
-
-  /** Stored pages join the frontier for a revisit, at the revisit policy's priority (callers hold a write transaction). */
-  #queueRevisits(pages: readonly RevisitCandidate[], origins?: readonly string[]): void {
-    const only = origins === undefined ? undefined : new Set(origins);
-    for (const page of pages) {
-      if (only !== undefined && !only.has(page.origin)) continue;
-      if (this.#strategy.isRevisit(page.urlId) || this.#revisitRefused(page)) continue;
-      this.#revisitStore.queue(page.urlId);
-      this.#strategy.queue(page.urlId, this.#revisitFacts(page), page.kind !== 0);
-      this.#frontier.add(page.urlId, page.hostId, page.origin);
-    }
-    this.#urls.recount();
-  }
-
-  /** What the revisit policy reads of a stored page: its checks and changes, and its graded verdict as what it is worth. */
-  #revisitFacts(page: RevisitCandidate): RevisitFacts {
-    const value = page.hot === 1 ? 1 : page.relevance === null ? 0 : (this.#judge.gradeOf?.(page.relevance) ?? Math.min(1, page.relevance));
-    return { firstFetchedAt: page.firstFetchedAt, checkedAt: page.checkedAt, revisits: page.revisits, changes: page.changes, value };
+    return this.#pages.inProgress + this.#revisits.inProgress;
   }
 
   /**
    * Whether the frontier may hand this queued URL to this run: a revisit always; a new URL
-   * unless the run has no room left for new pages (a crawl's page budget spent while it goes
-   * on revisiting). A refresh's new URLs share its fetch budget with the revisits.
+   * as the policy says (a crawl's page budget may be spent while it goes on revisiting).
    */
   #mayTake(task: QueuedUrl): boolean {
     if (task.revisit === true) return this.#strategy.isRevisit(task.id);
-    return this.#refresh !== undefined || this.#newPagesLeft() > 0;
+    return this.#policy.mayTakeNew(this.#progress);
   }
 
   /**
@@ -793,53 +591,59 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     return rules.empty || this.#seeds.has(url) ? null : rules.refusal(url);
   }
 
-  /** A stored page whose URL the rules now refuse is not revisited (a seed always may be). */
-  #revisitRefused(page: RevisitCandidate): boolean {
-    return this.#ruleRefusal(page.url) !== null;
-  }
-
   /** Every admitted link goes to the strategy; a new queued URL joins its host's queue. */
   #onLink(link: LinkEvent, placement: NewUrlPlacement | undefined): void {
     const started = performance.now();
-    if (this.#partition !== undefined && link.srcId !== null) this.#forwardIfForeign(link);
+    if (link.srcId !== null) this.#forwardIfForeign(link, link.srcId);
     this.#strategy.linked(link);
     if (placement !== undefined && placement.state === UrlState.queued) this.#frontier.add(link.dstId, placement.hostId, placement.origin);
-    this.#orderingMs += performance.now() - started;
+    this.#figures.orderingMs += performance.now() - started;
   }
 
   /** A link from a page of this shard to a URL another partition owns goes to that partition. */
-  #forwardIfForeign(link: LinkEvent): void {
-    const partition = this.#partition as ShardPartition;
-    if (partition.elsewhere(link.url) === null) return;
-    partition.forward({ url: link.url, parentId: link.srcId as number, depth: link.depth, anchor: link.anchor, context: link.context });
+  #forwardIfForeign(link: LinkEvent, parentId: number): void {
+    const partition = this.#policy.partition;
+    if (partition === undefined || partition.elsewhere(link.url) === null) return;
+    partition.forward({ url: link.url, parentId, depth: link.depth, anchor: link.anchor, context: link.context });
   }
 
-  /**
-   * Fetches this run may still start. A refresh's budget counts revisits and new pages alike;
-   * a crawl's counts new pages (the collection's size), and while revisits wait it still
-   * starts them.
-   */
+  /** Fetches this run may still start, by its policy. */
   #budgetLeft(): number {
-    if (this.#refresh !== undefined) return this.#refresh.maxFetches - this.#revisitedThisRun() - this.#pagesThisRun - this.#pageTasks;
-    const newPages = this.#newPagesLeft();
-    return newPages <= 0 && this.#strategy.queuedRevisits > 0 ? this.#strategy.queuedRevisits - this.#revisitTasks : newPages;
+    return this.#policy.budgetLeft(this.#progress);
   }
 
-  /** New pages the crawl may still fetch. */
-  #newPagesLeft(): number {
-    if (this.#sharedBudget !== undefined) return this.#sharedBudget.available();
-    return this.settings.maxPages - this.#pagesAtStart - this.#pagesThisRun - (this.#pageTasks - this.#revisitTasks);
-  }
-
-  #revisitedThisRun(): number {
-    const c = this.#revisitCounts;
-    return c.notModified + c.identical + c.changed + c.gone;
+  /** What the policy reads of the run: a live view, read only as far as the policy's sums need. */
+  #progressView(): RunProgress {
+    const figures = this.#figures;
+    const revisits = this.#revisits;
+    const strategy = this.#strategy;
+    const pagesInProgress = (): number => this.pagesInProgress;
+    return {
+      get pagesAtStart() {
+        return figures.pagesAtStart;
+      },
+      get pagesThisRun() {
+        return figures.pages;
+      },
+      get pageTasks() {
+        return pagesInProgress();
+      },
+      get revisitTasks() {
+        return revisits.inProgress;
+      },
+      get revisitedThisRun() {
+        return revisits.done;
+      },
+      get queuedRevisits() {
+        return strategy.queuedRevisits;
+      },
+    };
   }
 
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
   #dispatch(): number | undefined {
     const now = Date.now();
-    if (this.#mayDispatch?.() === false) return now + HELD_BACK_RECHECK_MS;
+    if (!this.#policy.mayDispatch()) return now + HELD_BACK_RECHECK_MS;
     while (this.#slots.hasRoom(this.#tasks.size)) {
       // With the page budget spent, hosts are still asked for the turns renders and requisites wait for.
       const budgetLeft = this.#budgetLeft();
@@ -927,12 +731,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       // Asked for a lent turn that was given up meanwhile: no page fetch past the budget.
       if (this.#budgetLeft() <= 0) return;
       if (this.settings.probeSoft404 && host.soft404 === undefined) {
-        release(await this.#probeSoft404(host));
+        release(await this.#soft404Probe.probe(host));
         return;
       }
       // Pages that would join a full render or requisite queue wait: the queues stay bounded, turns lent
       // to renders and requisites (above) still go on, and hosts whose pages join neither are not held.
-      if ((host.rendersPages === true && this.#render?.saturated === true) || (host.feedsRequisites === true && this.#requisites?.saturated === true)) {
+      if ((host.rendersPages === true && this.#rendering.stage?.saturated === true) || (host.feedsRequisites === true && this.#requisites?.saturated === true)) {
         released = true;
         this.#frontier.park(host);
         this.#parked.add(host);
@@ -945,211 +749,19 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         // The page waits for the host's next turn; this one asks its folder for a name that cannot exist.
         this.#urls.returnToQueue(task.id);
         this.#frontier.reclaim(host, task.id);
-        release(await this.#probeSoft404(host, folder));
+        release(await this.#soft404Probe.probe(host, folder));
         return;
       }
-      if (task.revisit === true) await this.#revisitAndRecord(host, task, release);
-      else await this.#fetchAndRecord(host, task, release);
+      if (task.revisit === true) await this.#revisits.revisit(host, task, release);
+      else await this.#pages.fetch(host, task, release);
     } finally {
       release(0);
     }
   }
 
-  async #fetchAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
-    this.#pageTasks++;
-    const page = this.#startPage();
-    let handedOn = false;
-    const started = Date.now();
-    try {
-      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host));
-      const answer = this.#retryOrRelease(host, task, result, release);
-      if (answer.retried) return;
-      this.#frontier.pageFetched(host);
-      const afterWrite = (): void => {
-        page.stored = true;
-        this.#hostStore.countPageFetched(host.id);
-        this.#pagesThisRun++;
-        this.#bytesThisRun += result.bytesReceived;
-        this.#saveRunCounters();
-      };
-      const failure = answer.failure;
-      const raw = await this.#recorder.analyse(task, result);
-      const plan = failure === null && this.#render !== undefined ? this.#render.plan(task, result, raw) : 'skip';
-      host.rendersPages = plan !== 'skip';
-      if (plan !== 'skip') {
-        // The render and the storing go on beside the HTTP loop; the page counts against the budget until stored.
-        this.#pageTasks++;
-        handedOn = true;
-        this.#trackBeside(this.#renderAndRecord(host, task, result, raw, afterWrite, plan, page));
-        return;
-      }
-      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, failure, this.#soft404For(host, task.url), { raw }));
-      releaseStoredResponse(result, raw);
-    } catch (err) {
-      this.#afterFetchError(host, task, err, Date.now() - started, release, (reason) => this.#urls.finish(task.id, UrlState.failed, reason));
-    } finally {
-      this.#pageTasks--;
-      if (!handedOn) this.#endPage(page);
-    }
-  }
-
-  /**
-   * What follows a response for the host and the URL. A 5xx or 429 with attempts left, whose
-   * Retry-After (the server's word on how long to leave it alone) is within the cap, goes back
-   * to the queue. Otherwise the host is released, waiting what the server asked within the
-   * cap, and the answer's failure reason is given: null for an ordinary answer.
-   */
-  #retryOrRelease(host: HostState, task: QueuedUrl, result: FetchResult, release: (responseMs: number, backoffMs?: number) => void): { retried: true } | { retried: false; failure: string | null } {
-    const retryable = result.status >= 500 || result.status === 429;
-    const askedWaitMs = retryable ? retryAfterMs(result.headers['retry-after'], Date.now()) : undefined;
-    const waitTooLong = askedWaitMs !== undefined && askedWaitMs > this.settings.maxRetryAfterMs;
-    if (retryable && !waitTooLong && task.attempts < this.settings.maxRetries) {
-      this.#retry(host, task, `http:${result.status}`, result.timings.totalMs, release, askedWaitMs);
-      return { retried: true };
-    }
-    release(result.timings.totalMs, Math.min(askedWaitMs ?? 0, this.settings.maxRetryAfterMs));
-    return { retried: false, failure: retryable ? `http:${result.status}${waitTooLong ? ':retry-after-too-long' : ''}` : null };
-  }
-
-  /**
-   * A fetch that threw. Cancelled by an abort, the URL goes back to the queue (if the store
-   * cannot even record that, it stays in flight and the next run requeues it); a retryable
-   * failure with attempts left is retried; otherwise `giveUp` records the URL's end with the
-   * reason, and listeners hear of the failure.
-   */
-  #afterFetchError(host: HostState, task: QueuedUrl, err: unknown, responseMs: number, release: (responseMs: number, backoffMs?: number) => void, giveUp: (reason: string) => void): void {
-    const storeError = storeErrorOf(err);
-    if (storeError !== undefined) this.#onTaskError(storeError);
-    if (this.#abort.signal.aborted) {
-      this.#requeueQuietly(task.id);
-      this.#frontier.reclaim(host, task.id);
-      release(responseMs);
-      return;
-    }
-    const reason = failureReason(err);
-    if (isProxyOutage(reason)) {
-      // The proxy's failure, not the URL's: it waits for the proxy without using an attempt (a dead proxy pauses the crawl).
-      this.#urls.requeueKeepingAttempts(task.id, reason);
-      this.#frontier.reclaim(host, task.id);
-      release(responseMs, PROXY_RETRY_MS);
-      this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
-      return;
-    }
-    if (err instanceof FetchError && err.retryable && task.attempts < this.settings.maxRetries) {
-      this.#retry(host, task, reason, responseMs, release);
-      return;
-    }
-    giveUp(reason);
-    release(responseMs);
-    this.emit('failure', { url: task.url, reason, willRetry: false } satisfies FailureEvent);
-  }
-
-  /**
-   * A revisit of a stored page: a conditional request from the stored validators, retried
-   * like a fetch; the revisit recorder stores what it found. A server error that outlasts the
-   * retries leaves the stored page as it was. The ordering learns nothing from a revisit but
-   * the links of a changed version (through admission, as any page's).
-   */
-  async #revisitAndRecord(host: HostState, task: QueuedUrl, release: (responseMs: number, backoffMs?: number) => void): Promise<void> {
-    this.#pageTasks++;
-    this.#revisitTasks++;
-    const started = Date.now();
-    try {
-      const stored = this.#revisits.stored(task);
-      if (stored === undefined) {
-        this.#endRevisit(task, null);
-        return;
-      }
-      const result = await this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, conditionalHeaders(stored)), () => this.#frontier.stalled(host));
-      const answer = this.#retryOrRelease(host, task, result, release);
-      if (answer.retried) return;
-      if (answer.failure !== null) {
-        this.#endRevisit(task, `revisit:${answer.failure}`);
-        return;
-      }
-      const afterWrite = (): void => {
-        this.#bytesThisRun += result.bytesReceived;
-        this.#saveRunCounters();
-      };
-      const revisit = await this.#revisits.record(task, stored, result, this.#soft404For(host, task.url), () => this.#recorder.analyse(task, result), afterWrite, this.#revisitRender(task, result));
-      if (revisit.rendered === true) this.#renderedThisRun++;
-      this.#strategy.done(task.id);
-      this.#countRevisit(revisit.outcome);
-      if (revisit.changed !== undefined) {
-        // A changed sitemap's lastmods reorder the revisits still waiting.
-        for (const hint of revisit.changed.hints) this.#strategy.hinted(hint);
-        if (revisit.changed.hot) this.#hotThisRun++;
-        this.emit('page', { ...revisit.changed, url: task.url, depth: task.depth } satisfies PageEvent);
-        this.#frontier.reprioritise();
-      }
-      this.emit('revisit', { url: task.url, seq: revisit.seq, outcome: revisit.outcome } satisfies RevisitEvent);
-      releaseBody(result);
-    } catch (err) {
-      // The page stays as stored: a revisit that got no answer says nothing about it.
-      this.#afterFetchError(host, task, err, Date.now() - started, release, (reason) => this.#endRevisit(task, `revisit:${reason}`));
-    } finally {
-      this.#pageTasks--;
-      this.#revisitTasks--;
-    }
-  }
-
-  /**
-   * How a changed version is rendered, as a crawl would render the page (the render stage's
-   * plan for it); undefined when the crawl renders nothing. The revisit's task waits for the
-   * render: changed pages that need a browser are few.
-   */
-  #revisitRender(task: QueuedUrl, result: FetchResult): ((raw: ResponseAnalysis) => Promise<RenderedAnalysis | undefined>) | undefined {
-    const stage = this.#render;
-    if (stage === undefined) return undefined;
-    return async (raw) => {
-      const plan = stage.plan(task, result, raw);
-      return plan === 'skip' ? undefined : stage.render(task, result, raw, plan);
-    };
-  }
-
-  /** A revisit that recorded nothing: its URL is a fetched page again, with why. */
-  #endRevisit(task: QueuedUrl, reason: string | null): void {
-    this.#urls.finish(task.id, UrlState.fetched, reason);
-    this.#strategy.done(task.id);
-  }
-
-  #countRevisit(outcome: RevisitOutcome): void {
-    const c = this.#revisitCounts;
-    if (outcome === 'not-modified') c.notModified++;
-    else if (outcome === 'identical') c.identical++;
-    else if (outcome === 'changed') c.changed++;
-    else c.gone++;
-  }
-
   /** The soft-404 signature a page of the host is compared with: its folder's, else the host root's. */
   #soft404For(host: HostState, url: string): Simhash | null {
     return this.#folders.signatureFor(host.id, url, host.soft404 ?? null);
-  }
-
-  /** A page fetch starts: it holds a page of a shared budget until stored. */
-  #startPage(): PageInProgress {
-    this.#sharedBudget?.reserve();
-    return { stored: false };
-  }
-
-  /** A page fetch ended, stored or not: a page not stored goes back to a shared budget. */
-  #endPage(page: PageInProgress): void {
-    if (!page.stored) this.#sharedBudget?.giveBack();
-  }
-
-  async #renderAndRecord(host: HostState, task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, afterWrite: () => void, plan: Exclude<RenderPlan, 'skip'>, page: PageInProgress): Promise<void> {
-    try {
-      const rendered = await this.#render?.render(task, result, raw, plan);
-      this.#afterRecorded(host, task, await this.#recorder.record(task, result, afterWrite, null, this.#soft404For(host, task.url), rendered === undefined ? { raw } : { raw, rendered }));
-      releaseStoredResponse(result, raw, rendered?.analysis);
-      if (rendered !== undefined) this.#renderedThisRun++;
-    } catch (err) {
-      if (storeErrorOf(err) !== undefined || !this.#abort.signal.aborted) throw err;
-      this.#requeueQuietly(task.id);
-    } finally {
-      this.#pageTasks--;
-      this.#endPage(page);
-    }
   }
 
   /** Side work (a render, a page's requisites) holds no request slot; as it ends, hosts parked for it are offered again. */
@@ -1160,106 +772,12 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     });
   }
 
-  /** What follows a stored page: the strategy learns of it, the frontier re-orders, listeners hear of it. */
-  #afterRecorded(host: HostState, task: QueuedUrl, recorded: RecordedPage): void {
-    if (recorded.document) this.#documentsThisRun++;
-    const orderingStarted = performance.now();
-    // A site resource's evidence about the URLs it listed, after their linked() and before fetched().
-    for (const hint of recorded.hints) this.#strategy.hinted?.(hint);
-    this.#strategy.fetched({
-      id: task.id,
-      relevance: recorded.relevance ?? 0,
-      hot: recorded.hot,
-      grade: recorded.grade,
-      terms: recorded.terms,
-      outlinks: recorded.outlinks,
-      ...(recorded.acronyms === undefined ? {} : { acronyms: recorded.acronyms }),
-    });
-    this.#frontier.reprioritise();
-    this.#orderingMs += performance.now() - orderingStarted + recorded.judgeMs;
-    if (recorded.hot) this.#hotThisRun++;
-    this.#hotThisRun += this.#revision.afterPage();
-    this.emit('page', { ...recorded, url: task.url, depth: task.depth } satisfies PageEvent);
-    host.feedsRequisites = this.#requisites !== undefined && recorded.requisites !== null;
-    if (this.#requisites !== undefined && recorded.requisites !== null) this.#trackBeside(this.#requisites.fetchFor(recorded.seq, task.url, recorded.requisites));
-  }
-
-  #requeueQuietly(urlId: number): void {
-    try {
-      this.#urls.returnToQueue(urlId);
-    } catch (err) {
-      this.#onTaskError(err);
-    }
-  }
-
-  /**
-   * One request, its turn like a page's: a name that cannot exist, at the host's root or in
-   * `folder`. A 200 answer is the soft 404 that later pages there are compared with; a 404 (or
-   * a refusal by robots.txt, or a failure) leaves them without one. Returns the response time.
-   */
-  async #probeSoft404(host: HostState, folder = '/'): Promise<number> {
-    const started = Date.now();
-    const url = `${host.origin}${folder}forager-probe-${randomBytes(8).toString('hex')}`;
-    let signature: Simhash | null = null;
-    // A probe obeys robots.txt and the include and exclude rules as a page would; without one the host has no soft-404 signature.
-    if (this.#robots.blockReason(host, url) === null && this.#ruleRefusal(url) === null) {
-      try {
-        const result = await this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal));
-        if (result.status === 200) {
-          const analysis = await this.#parser.analyse({
-            url, status: 200, contentType: result.headers['content-type'], xRobotsTag: undefined, body: result.body,
-            agentToken: productToken(this.settings.userAgent), maxLinks: 0, kind: 'page', maxDecodedBytes: this.settings.maxDecodedBytes, documents: [],
-          });
-          signature = analysis.simhash;
-        }
-      } catch (err) {
-        // A probe that fails says nothing about the host's pages; only the store's own errors matter.
-        if (storeErrorOf(err) !== undefined) throw err;
-        // Cut short by a stop: the host is asked again next run.
-        if (this.#abort.signal.aborted) return Date.now() - started;
-      }
-    }
-    const signatureInt = signature === null ? null : simhashToInt(signature);
-    if (folder !== '/') this.#folders.learnt(host.id, folder, signature, signatureInt);
-    else {
-      host.soft404 = signature;
-      this.#hostStore.saveSoft404(host.id, signatureInt);
-    }
-    return Date.now() - started;
-  }
-
-  /** Puts the URL back for another attempt; its host waits the back-off, or what the server asked if longer. */
-  #retry(host: HostState, task: QueuedUrl, reason: string, responseMs: number, release: (responseMs: number, backoffMs?: number) => void, askedWaitMs = 0): void {
-    this.#urls.requeueAfterFailure(task.id, reason);
-    this.#frontier.reclaim(host, task.id);
-    release(responseMs, Math.max(retryBackoffMs(this.#politeness, task.attempts + 1), askedWaitMs));
-    this.emit('failure', { url: task.url, reason, willRetry: true } satisfies FailureEvent);
-  }
-
   #saveRunCounters(): void {
     this.#run?.update(Date.now(), {
-      pages: this.#pagesThisRun,
-      bytes: this.#bytesThisRun,
+      pages: this.#figures.pages,
+      bytes: this.#figures.bytes,
       seenLookups: this.#admission.cache.lookups,
       seenHits: this.#admission.cache.hits,
     });
   }
-}
-
-/** The reason recorded for a URL whose fetch or parse failed. */
-function failureReason(err: unknown): string {
-  if (err instanceof FetchError) return err.reason;
-  if (err instanceof ForagerError && err.code === 'PARSE_TIMEOUT') return 'parse:timeout';
-  if (err instanceof ForagerError && err.code === 'PARSE_FAILED') return 'parse:failed';
-  return `error:${err instanceof Error ? err.message : String(err)}`;
-}
-
-/**
- * Frees a stored response's body, payload and gzipped copies now rather than at V8's next full
- * collection: nothing reads them once the page is stored, and bodies that waited for their
- * parse and store had lived long enough to wait for one.
- */
-function releaseStoredResponse(result: FetchResult, ...analyses: (ResponseAnalysis | undefined)[]): void {
-  releaseBody(result);
-  for (const analysis of analyses) freeWholeView(analysis?.storedBody);
 }

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.ts';
 import type { Db } from '../store/database.ts';
 import { beginRefresh, endRefresh, refreshInProgress } from '../store/settings-store.ts';
-import type { RefreshRun, RunOutcome } from './engine.ts';
+import type { RunOutcome } from './engine-types.ts';
+import type { RefreshRun } from './run-policy.ts';
 
 /** New pages a refresh may fetch besides its revisits, by default: a tenth as many, and at least this many. */
 const MIN_NEW_PAGES = 50;

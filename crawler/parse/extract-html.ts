@@ -10,6 +10,8 @@
  * the page size however many links there are, with no per-word allocation.
  */
 import { parseBounded, type BoundedHandler } from './bounded-parse.ts';
+import { collapseWhitespace, isSpace } from './html-whitespace.ts';
+import { DEFAULT_AGENT_TOKEN, parseMetaRefresh, parseRobotsDirectives, type MetaRefresh, type RobotsDirectives } from './meta-directives.ts';
 
 export type LinkTag = 'a' | 'area' | 'frame' | 'iframe' | 'link';
 
@@ -32,17 +34,6 @@ export interface ExtractedLink {
   rel: string;
   /** 'link' is <link rel=alternate|next|prev>: it has no anchor text and no context. */
   tag: LinkTag;
-}
-
-export interface RobotsDirectives {
-  noindex: boolean;
-  nofollow: boolean;
-}
-
-export interface MetaRefresh {
-  delaySeconds: number;
-  /** The target as written (unresolved); absent when the page refreshes itself. */
-  url?: string;
 }
 
 /**
@@ -104,7 +95,6 @@ export interface ExtractOptions {
 
 export const DEFAULT_MAX_LINKS = 10_000;
 export const DEFAULT_MAX_TEXT_CHARS = 2_000_000;
-export const DEFAULT_AGENT_TOKEN = 'forager';
 const CONTEXT_WORDS = 10;
 /** Bounds on text gathered for one link or the title; an unclosed <a> or <title> can swallow a page. */
 const MAX_ANCHOR_CHARS = 1000;
@@ -162,37 +152,6 @@ const SEP_NONE = 0;
 const SEP_SPACE = 1;
 const SEP_NEWLINE = 2;
 
-/** HTML whitespace, control characters, and the Unicode spaces (nbsp included) that separate words. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return true;
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-export function collapseWhitespace(s: string): string {
-  let out = '';
-  let i = 0;
-  const n = s.length;
-  while (i < n) {
-    while (i < n && isSpace(s.charCodeAt(i))) i++;
-    if (i >= n) break;
-    const start = i;
-    while (i < n && !isSpace(s.charCodeAt(i))) i++;
-    out = out === '' ? s.slice(start, i) : out + ' ' + s.slice(start, i);
-  }
-  return out;
-}
-
 const UNFOLLOWABLE_SCHEME = /^(?:javascript|mailto|tel|data):/i;
 const URL_IGNORED_CHARS = /[\t\n\r]/g;
 
@@ -217,80 +176,6 @@ const RESOURCE_RELS = new Set(['stylesheet', 'icon', 'preload', 'prefetch', 'mod
 
 function relTokens(rel: string): string[] {
   return rel.toLowerCase().split(/[\t\n\f\r ]+/);
-}
-
-/** Robots directives that take a value after a colon; anything else before a colon names an agent. */
-const VALUED_DIRECTIVES = new Set([
-  'unavailable_after',
-  'max-snippet',
-  'max-image-preview',
-  'max-video-preview',
-]);
-
-/**
- * Parses a robots meta content or X-Robots-Tag value such as "noindex, nofollow",
- * "none", "all" or "googlebot: noindex". An "agent:" prefix scopes the directives
- * after it (up to the next prefix) to that agent: they apply only when the agent
- * is agentToken (case-insensitive). Unknown directives are ignored. Call it once
- * per header line where possible: a joined "a: x, y" cannot tell whether y was
- * a separate unprefixed line.
- */
-export function parseRobotsDirectives(value: string, agentToken: string = DEFAULT_AGENT_TOKEN): RobotsDirectives {
-  const result: RobotsDirectives = { noindex: false, nofollow: false };
-  const token = agentToken.toLowerCase();
-  let applies = true;
-  for (const part of value.split(',')) {
-    let directives = part.trim();
-    const colon = directives.indexOf(':');
-    if (colon !== -1) {
-      const prefix = directives.slice(0, colon).trim().toLowerCase();
-      if (VALUED_DIRECTIVES.has(prefix) || /\s/.test(prefix)) continue;
-      applies = prefix === token;
-      directives = directives.slice(colon + 1);
-    }
-    if (!applies) continue;
-    for (const word of directives.toLowerCase().split(/\s+/)) {
-      if (word === 'noindex') result.noindex = true;
-      else if (word === 'nofollow') result.nofollow = true;
-      else if (word === 'none') {
-        result.noindex = true;
-        result.nofollow = true;
-      }
-    }
-  }
-  return result;
-}
-
-/**
- * Parses a meta refresh content such as "5; url='/next'" after the WHATWG
- * declarative refresh steps. Undefined when it does not start with a delay.
- */
-export function parseMetaRefresh(content: string): MetaRefresh | undefined {
-  const n = content.length;
-  let i = 0;
-  while (i < n && isSpace(content.charCodeAt(i))) i++;
-  const digitsStart = i;
-  while (i < n && content.charCodeAt(i) >= 0x30 && content.charCodeAt(i) <= 0x39) i++;
-  if (i === digitsStart && content.charCodeAt(i) !== 0x2e) return undefined;
-  const delaySeconds = i === digitsStart ? 0 : Number(content.slice(digitsStart, i));
-  while (i < n && ((content.charCodeAt(i) >= 0x30 && content.charCodeAt(i) <= 0x39) || content.charCodeAt(i) === 0x2e)) i++;
-  if (i < n) {
-    const c = content.charCodeAt(i);
-    if (c !== 0x3b && c !== 0x2c && !isSpace(c)) return undefined;
-    while (i < n && isSpace(content.charCodeAt(i))) i++;
-    if (content.charCodeAt(i) === 0x3b || content.charCodeAt(i) === 0x2c) i++;
-    while (i < n && isSpace(content.charCodeAt(i))) i++;
-  }
-  let rest = content.slice(i);
-  const urlPrefix = /^url\s*=\s*/i.exec(rest);
-  if (urlPrefix !== null) rest = rest.slice(urlPrefix[0].length);
-  const quote = rest.charCodeAt(0);
-  if (quote === 0x22 || quote === 0x27) {
-    const close = rest.indexOf(rest[0] as string, 1);
-    rest = close === -1 ? rest.slice(1) : rest.slice(1, close);
-  }
-  const url = rest.trim();
-  return url === '' ? { delaySeconds } : { delaySeconds, url };
 }
 
 /** Path suffixes of the scripts that give a search index away, and where the index lies relative to the script. */

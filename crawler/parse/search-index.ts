@@ -15,7 +15,7 @@
  * Terms become our own stems (text.ts), so they compare with the query's.
  */
 import { contentTerms, termCounts, termsOfWords } from '../relevance/text.ts';
-import { collapseWhitespace } from './extract-html.ts';
+import { collapseWhitespace } from './html-whitespace.ts';
 import { joinNotes, MAX_RESOURCE_ENTRIES, type ResourceContents, type ResourceEntry } from './resource-entries.ts';
 
 /** Terms kept per page: a long page's rarest (Sphinx) or most frequent (MkDocs) ones. */

@@ -1,4 +1,5 @@
-import { CrawlEngine, type RefreshRun, type RunOutcome } from '../engine/engine.ts';
+import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
+import { CrawlPolicy, RefreshPolicy, type RefreshRun } from '../engine/run-policy.ts';
 import { finishRefresh } from '../engine/refresh-run.ts';
 import { urlRows } from '../library/find-url.ts';
 import { collectionStats, harvestSeries } from '../library/stats.ts';
@@ -100,7 +101,8 @@ export class CrawlSession {
     try {
       series = this.#storedSeries();
       this.#series = series;
-      engine = new CrawlEngine(this.#db, settings, { lockFile: false, ...(refresh === undefined ? {} : { refresh }) });
+      const policy = refresh === undefined ? new CrawlPolicy(settings, { locksCollection: false }) : new RefreshPolicy(refresh, { locksCollection: false });
+      engine = new CrawlEngine(this.#db, settings, { policy });
     } catch (err) {
       lock.release();
       throw err;

@@ -7,7 +7,7 @@ import { storeErrorOf } from '../store/store-error.ts';
 import { CollectionError, ForagerError, UsageError } from '../errors.ts';
 import { EXPORT_FORMATS, exportCollection as writeExport } from '../export/run-export.ts';
 import { runLab as replayLab } from '../lab/run-lab.ts';
-import type { RefreshRun } from '../engine/engine.ts';
+import type { RefreshRun } from '../engine/run-policy.ts';
 import { startRefresh } from '../engine/refresh-run.ts';
 import { checkUrlRules } from '../engine/url-check.ts';
 import { collectionHosts } from '../library/host-rows.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CrawlEngine, type RevisitEvent } from '../../crawler/engine/engine.ts';
+import { RefreshPolicy } from '../../crawler/engine/run-policy.ts';
 import { finishRefresh, startRefresh } from '../../crawler/engine/refresh-run.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
 import { storedRevisitCounts } from '../../crawler/library/stats.ts';
@@ -83,7 +84,7 @@ describe('forager refresh: revisits with conditional requests', () => {
     site.robots = 'User-agent: *\nDisallow: /later-disallowed\n';
     site.log.length = 0;
     const refresh = startRefresh(db, {});
-    const engine = new CrawlEngine(db, settings, { refresh });
+    const engine = new CrawlEngine(db, settings, { policy: new RefreshPolicy(refresh) });
     engine.on('revisit', (event) => revisitEvents.push(event));
     const outcome = await engine.run();
     finishRefresh(db, outcome);
@@ -217,7 +218,7 @@ describe('forager refresh: revisits with conditional requests', () => {
   it('a second refresh sends the changed page the new ETag and finds everything as it was', async () => {
     site.log.length = 0;
     const refresh = startRefresh(db, {});
-    const outcome = await new CrawlEngine(db, settings, { refresh }).run();
+    const outcome = await new CrawlEngine(db, settings, { policy: new RefreshPolicy(refresh) }).run();
     finishRefresh(db, outcome);
     assert.equal(requestOf('/changes').ifNoneMatch, '"changes-2"');
     assert.equal(requestOf('/changes').status, 304);
@@ -247,7 +248,7 @@ describe('forager refresh: budget and hosts', () => {
       site.log.length = 0;
       const refresh = startRefresh(crawl.db, { maxFetches: 3, hosts: [new URL(site.origin).host] });
       assert.equal(refresh.maxFetches, 3);
-      const outcome = await new CrawlEngine(crawl.db, settings, { refresh }).run();
+      const outcome = await new CrawlEngine(crawl.db, settings, { policy: new RefreshPolicy(refresh) }).run();
       finishRefresh(crawl.db, outcome);
       assert.equal(outcome, 'budget');
       const asked = site.log.filter((entry) => entry.path !== '/robots.txt').map((entry) => entry.path);
@@ -323,7 +324,7 @@ describe("forager refresh: a sitemap's lastmod", () => {
       site.log.length = 0;
       const arrivalsBefore = site.arrivals.length;
       const refresh = startRefresh(crawl.db, { maxFetches: 3 });
-      const outcome = await new CrawlEngine(crawl.db, settings, { refresh }).run();
+      const outcome = await new CrawlEngine(crawl.db, settings, { policy: new RefreshPolicy(refresh) }).run();
       finishRefresh(crawl.db, outcome);
       const asked = site.log.filter((entry) => entry.path !== '/robots.txt').map((entry) => entry.path);
       assert.deepEqual(asked[0], '/sitemap.xml', asked.join(', '));
@@ -352,7 +353,7 @@ describe('forager refresh: a page the crawl rendered', { skip: findBrowser('').k
       assert.match(pageOf(crawl.db, `${site.origin}/`)?.text ?? '', /first rendering/);
       site.pages.set('/', { body: app('the second rendering, about checkpoints') });
       const refresh = startRefresh(crawl.db, {});
-      const engine = new CrawlEngine(crawl.db, settings, { refresh });
+      const engine = new CrawlEngine(crawl.db, settings, { policy: new RefreshPolicy(refresh) });
       finishRefresh(crawl.db, await engine.run());
       const page = pageOf(crawl.db, `${site.origin}/`) as PageFacts;
       assert.equal(page.version, 2);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CrawlEngine } from '../../crawler/engine/engine.ts';
+import { RefreshPolicy } from '../../crawler/engine/run-policy.ts';
 import { finishRefresh, startRefresh } from '../../crawler/engine/refresh-run.ts';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { SCHEMA_VERSION } from '../../crawler/store/migrations.ts';
@@ -79,7 +80,7 @@ describe('a collection made by the previous release (schema 7)', () => {
     const settings = loadSettings(db);
     assert.ok(settings !== undefined);
     const refresh = startRefresh(db, {});
-    const outcome = await new CrawlEngine(db, settings, { refresh }).run();
+    const outcome = await new CrawlEngine(db, settings, { policy: new RefreshPolicy(refresh) }).run();
     finishRefresh(db, outcome);
     assert.equal(outcome, 'exhausted');
     assert.equal(seen.find((s) => s.path === '/wal')?.ifNoneMatch, '"wal-1"');

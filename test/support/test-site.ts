@@ -79,7 +79,7 @@ export function treeSite(pages: number, fanout: number): Handler {
   };
 }
 
-/** The request the crawler makes once per host to learn its soft 404 (engine.ts #probeSoft404): not a page. */
+/** The request the crawler makes once per host to learn its soft 404 (engine/soft404-probe.ts): not a page. */
 export function isSoft404Probe(path: string): boolean {
   // At the root or in a folder: /forager-probe-…, /docs/forager-probe-…
   return /(^|\/)forager-probe-[0-9a-f]+$/.test(path);

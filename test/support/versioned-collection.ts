@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CrawlEngine } from '../../crawler/engine/engine.ts';
+import { RefreshPolicy } from '../../crawler/engine/run-policy.ts';
 import { finishRefresh, startRefresh } from '../../crawler/engine/refresh-run.ts';
 import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
 import type { Db } from '../../crawler/store/database.ts';
@@ -25,7 +26,7 @@ async function nextSecond(): Promise<void> {
 async function refresh(db: Db, settings: CrawlSettings): Promise<void> {
   await nextSecond();
   const run = startRefresh(db, {});
-  const engine = new CrawlEngine(db, settings, { refresh: run });
+  const engine = new CrawlEngine(db, settings, { policy: new RefreshPolicy(run) });
   const outcome = await engine.run();
   finishRefresh(db, outcome);
   if (outcome !== 'exhausted') throw new Error(`the refresh ended ${outcome}, not exhausted`);

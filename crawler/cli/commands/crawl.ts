@@ -1,5 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { CrawlEngine, type EngineOptions, type RunOutcome } from '../../engine/engine.ts';
+import { CrawlPolicy, RefreshPolicy } from '../../engine/run-policy.ts';
 import type { CrawlStats } from '../../protocol/crawl-stats.ts';
 import { UsageError } from '../../errors.ts';
 import { DEFAULT_SETTINGS, type CrawlSettings } from '../../protocol/settings.ts';
@@ -53,7 +54,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       throw err;
     }
     try {
-      return await runEngine(db, dbPath, settings, booleanFlag(values, 'json') ?? false, { writer: CRAWL_WRITER, lockFile: false });
+      return await runEngine(db, dbPath, settings, booleanFlag(values, 'json') ?? false, { writer: CRAWL_WRITER, policy: new CrawlPolicy(settings, { locksCollection: false }) });
     } finally {
       db.close();
     }
@@ -81,7 +82,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       if (stored === undefined) throw new UsageError(`${dbPath} holds no crawl to resume; start one with forager crawl`, { path: dbPath });
       const settings = validateSettings({ ...stored, maxPages: maxPages ?? stored.maxPages, allowPrivate: values['allow-private'] ?? stored.allowPrivate, proxy: values.proxy ?? stored.proxy });
       saveSettings(db, settings);
-      return await runEngine(db, dbPath, settings, values.json ?? false, { writer: 'forager resume (command line)', lockFile: false });
+      return await runEngine(db, dbPath, settings, values.json ?? false, { writer: 'forager resume (command line)', policy: new CrawlPolicy(settings, { locksCollection: false }) });
     } finally {
       db.close();
     }
@@ -91,7 +92,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
 /**
  * Runs the engine with a progress bar on a terminal, pausing cleanly on SIGINT or SIGTERM.
  * Calls `ended` with the outcome before reporting (a refresh notes whether it is over). The
- * caller holds the collection's writer lock (options.lockFile false).
+ * caller holds the collection's writer lock (the policy takes none).
  */
 export async function runEngine(
   db: Db,
@@ -124,7 +125,7 @@ export async function runEngine(
   if (engine.storeError === undefined) ended?.(outcome);
   const stats = engine.stats();
   progress?.stop(stats);
-  report(dbPath, outcome, stats, json, options.refresh !== undefined);
+  report(dbPath, outcome, stats, json, options.policy instanceof RefreshPolicy);
   // A browser that would not start is found out mid-crawl.
   if (stats.renderNotice !== undefined && stats.renderNotice !== noticeAtStart && !json) process.stderr.write(`forager: note: pages are not rendered: ${stats.renderNotice}\n`);
   if (engine.storeError !== undefined) {

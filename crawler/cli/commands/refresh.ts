@@ -1,4 +1,5 @@
 import { finishRefresh, startRefresh } from '../../engine/refresh-run.ts';
+import { RefreshPolicy } from '../../engine/run-policy.ts';
 import { UsageError } from '../../errors.ts';
 import { validateSettings } from '../../settings.ts';
 import { openCollection } from '../../store/database.ts';
@@ -37,7 +38,7 @@ export async function refreshCommand(argv: string[]): Promise<number> {
       const settings = validateSettings({ ...stored, allowPrivate: values['allow-private'] ?? stored.allowPrivate });
       const refresh = startRefresh(db, { ...(maxFetches === undefined ? {} : { maxFetches }), ...(values.host === undefined ? {} : { hosts: values.host }) });
       if (refresh.resumed && values.json !== true) process.stderr.write(`forager: continuing the refresh begun ${new Date(refresh.since).toISOString()}\n`);
-      return await runEngine(db, dbPath, settings, values.json ?? false, { refresh, writer, lockFile: false }, (outcome) => finishRefresh(db, outcome));
+      return await runEngine(db, dbPath, settings, values.json ?? false, { policy: new RefreshPolicy(refresh, { locksCollection: false }), writer }, (outcome) => finishRefresh(db, outcome));
     } finally {
       db.close();
     }

@@ -1,4 +1,5 @@
 import { CrawlEngine, type RunOutcome } from '../../../../crawler/engine/engine.ts';
+import { RefreshPolicy } from '../../../../crawler/engine/run-policy.ts';
 import { finishRefresh, startRefresh } from '../../../../crawler/engine/refresh-run.ts';
 import type { Db } from '../../../../crawler/store/database.ts';
 import { crawlOnce, tempDir, testSettings, type CrawlRun } from '../../../support/crawl-harness.ts';
@@ -46,7 +47,7 @@ export async function crawlVersionedSite(): Promise<VersionedSite> {
   const run = await crawlOnce(dir.dir, testSettings([`${site.origin}/`], { query: 'checkpoint' }));
   const refresh = async (): Promise<RunOutcome> => {
     const plan = startRefresh(run.db, {});
-    const outcome = await new CrawlEngine(run.db, run.engine.settings, { refresh: plan }).run();
+    const outcome = await new CrawlEngine(run.db, run.engine.settings, { policy: new RefreshPolicy(plan) }).run();
     finishRefresh(run.db, outcome);
     return outcome;
   };

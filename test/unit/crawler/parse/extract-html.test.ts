@@ -2,16 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MAX_PARSER_DEPTH } from '../../../../crawler/parse/bounded-parse.ts';
-import {
-  collapseWhitespace,
-  effectiveBase,
-  extractHtml,
-  isFollowableHref,
-  parseMetaRefresh,
-  parseRobotsDirectives,
-  searchIndexOfScript,
-  type ExtractedLink,
-} from '../../../../crawler/parse/extract-html.ts';
+import { effectiveBase, extractHtml, isFollowableHref, searchIndexOfScript, type ExtractedLink } from '../../../../crawler/parse/extract-html.ts';
+import { collapseWhitespace } from '../../../../crawler/parse/html-whitespace.ts';
+import { parseMetaRefresh, parseRobotsDirectives } from '../../../../crawler/parse/meta-directives.ts';
 
 const PAGE = 'https://example.org/articles/bees.html';
 

@@ -1,0 +1,63 @@
+import { CrawlPolicy, type ShardPartition } from '../engine/run-policy.ts';
+import type { CrawlSettings } from '../protocol/settings.ts';
+
+/** Pages a shard may still start, from a page budget shared with the crawl's other shards. */
+export interface PageBudget {
+  /** Pages that may start now; 0 when spent, for now or for good. */
+  available(): number;
+  /** A page fetch starts: it holds one page of the budget until it is stored or given back. */
+  reserve(): void;
+  /** A reserved page was not stored (retried later, failed without a response, or cancelled). */
+  giveBack(): void;
+}
+
+/** What makes a crawl a cluster's shard. */
+export interface ShardRun {
+  /** The crawl's page budget, shared with the other shards. */
+  budget: PageBudget;
+  /** Which URLs are this shard's, and where links to the others' go. */
+  partition: ShardPartition;
+  /**
+   * Asked before each request is started: a shard may ask its hosts only while its
+   * partition's lease is surely its own, and a process that was starved of the CPU must not
+   * start one request before it has checked.
+   */
+  mayDispatch: () => boolean;
+}
+
+/**
+ * A shard's run: a crawl of one partition whose new pages count against the cluster's budget.
+ * It runs until stopped (links and budget come from outside), admits no seeds (each goes to
+ * its partition), and takes no writer lock: its partition's lease and an epoch fence guard
+ * the file.
+ */
+export class ShardPolicy extends CrawlPolicy {
+  override readonly admitsSeeds = false;
+  override readonly endsWhenIdle = false;
+  override readonly partition: ShardPartition;
+  readonly #budget: PageBudget;
+  readonly #mayDispatch: () => boolean;
+
+  constructor(settings: CrawlSettings, shard: ShardRun) {
+    super(settings, { locksCollection: false });
+    this.partition = shard.partition;
+    this.#budget = shard.budget;
+    this.#mayDispatch = shard.mayDispatch;
+  }
+
+  protected override newPagesLeft(): number {
+    return this.#budget.available();
+  }
+
+  override mayDispatch(): boolean {
+    return this.#mayDispatch();
+  }
+
+  override pageStarted(): void {
+    this.#budget.reserve();
+  }
+
+  override pageNotStored(): void {
+    this.#budget.giveBack();
+  }
+}
