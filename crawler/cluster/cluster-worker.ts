@@ -17,6 +17,7 @@ import { ReportThrottle } from './report-throttle.ts';
 import { WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
+import { WorkerRequests } from './worker-requests.ts';
 import { ShardPool, type ShardTime } from './shard-pool.ts';
 import { shardTemplate } from './shard-template.ts';
 
@@ -182,7 +183,7 @@ export class ClusterWorker {
       },
     );
     const pool: ShardPool = new ShardPool(
-      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper },
+      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests: new WorkerRequests(definition.settings.concurrency) },
       {
         log,
         report,

@@ -1,3 +1,4 @@
+import type { RequestGate } from '../engine/request-gate.ts';
 import { CrawlPolicy, type ShardPartition } from '../engine/run-policy.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 
@@ -23,13 +24,15 @@ export interface ShardRun {
    * start one request before it has checked.
    */
   mayDispatch: () => boolean;
+  /** The worker's request slots, shared by its shards (worker-requests.ts). */
+  requests: RequestGate;
 }
 
 /**
  * A shard's run: a crawl of one partition whose new pages count against the cluster's budget.
  * It runs until stopped (links and budget come from outside), admits no seeds (each goes to
- * its partition), and takes no writer lock: its partition's lease and an epoch fence guard
- * the file.
+ * its partition), takes its requests' slots from the worker's, and takes no writer lock: its
+ * partition's lease and an epoch fence guard the file.
  */
 export class ShardPolicy extends CrawlPolicy {
   override readonly admitsSeeds = false;
@@ -37,12 +40,14 @@ export class ShardPolicy extends CrawlPolicy {
   override readonly partition: ShardPartition;
   readonly #budget: PageBudget;
   readonly #mayDispatch: () => boolean;
+  readonly #requests: RequestGate;
 
   constructor(settings: CrawlSettings, shard: ShardRun) {
     super(settings, { locksCollection: false });
     this.partition = shard.partition;
     this.#budget = shard.budget;
     this.#mayDispatch = shard.mayDispatch;
+    this.#requests = shard.requests;
   }
 
   protected override newPagesLeft(): number {
@@ -51,6 +56,11 @@ export class ShardPolicy extends CrawlPolicy {
 
   override mayDispatch(): boolean {
     return this.#mayDispatch();
+  }
+
+  /** The worker's slots, whatever the settings' concurrency: it counts per worker. */
+  override requestGate(): RequestGate {
+    return this.#requests;
   }
 
   override pageStarted(): void {

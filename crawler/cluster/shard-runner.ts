@@ -19,6 +19,7 @@ import { partitionReason, type PartitionMap } from './partition.ts';
 import { isFenced, raiseFence } from './shard-fence.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
+import type { WorkerRequests } from './worker-requests.ts';
 
 /*
  * One partition's crawl on one worker: today's engine over the partition's shard, with the
@@ -88,6 +89,8 @@ export interface ShardContext {
   cookies?: readonly ImportedCookie[];
   /** Whether the worker's leases were renewed recently enough that this partition is surely its own. */
   leaseFresh: () => boolean;
+  /** The worker's request slots, shared by its shards. */
+  requests: WorkerRequests;
 }
 
 export class ShardRunner {
@@ -145,6 +148,7 @@ export class ShardRunner {
         policy: new ShardPolicy(context.settings, {
           budget: context.budget.forShard(() => engine?.nudge()),
           mayDispatch: context.leaseFresh,
+          requests: context.requests.gate(() => engine?.nudge()),
           partition: {
             elsewhere: (url) => {
               const owner = partitions.of(url);

@@ -33,7 +33,7 @@ import { HttpClient } from './http-client.ts';
 import { PageRecorder } from './page-recorder.ts';
 import { PageFetches } from './page-fetches.ts';
 import { pickSettings } from './pick-settings.ts';
-import { RequestSlots } from './request-slots.ts';
+import type { RequestGate } from './request-gate.ts';
 import { RobotsGate } from './robots-gate.ts';
 import { seedOriginsOf, sitemapUrls } from './robots-sitemaps.ts';
 import type { CrawlStats } from '../protocol/crawl-stats.ts';
@@ -110,8 +110,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** What the run is: its budget, when it ends, how it starts. */
   readonly #policy: RunPolicy;
   readonly #tasks = new Set<Promise<void>>();
-  /** Which of #tasks count against concurrency: requests waiting on slow servers step aside. */
-  readonly #slots: RequestSlots;
+  /** The request slots #tasks take (the run's own, or a cluster worker's shared by its shards); slow requests step aside. */
+  readonly #requests: RequestGate;
   /** Renders and requisite fetches: beside the HTTP loop, so they hold no request slot. */
   readonly #beside = new Set<Promise<void>>();
   /** Hosts held back while renders or requisites catch up; offered again as each piece of that work ends. */
@@ -140,10 +140,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   constructor(db: Db, settings: CrawlSettings, options: EngineOptions = {}) {
     super();
     this.settings = settings;
-    this.#slots = new RequestSlots(settings.concurrency, () => this.#wake?.());
     this.#db = db;
     this.#writer = options.writer ?? 'a Forager crawl';
     this.#policy = options.policy ?? new CrawlPolicy(settings);
+    this.#requests = this.#policy.requestGate(settings.concurrency, () => this.#wake?.());
     this.#seeds = new Set(settings.seeds);
     this.#urls = new UrlStore(db);
     this.#hostStore = new HostStore(db);
@@ -208,7 +208,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       hosts: this.#hostStore,
       folders: this.#folders,
       refusal: (host, url) => this.#robots.blockReason(host, url) ?? this.#ruleRefusal(url),
-      fetch: (url) => this.#slots.waitFor(this.#http.fetchPage(url, this.#abort.signal)),
+      fetch: (url) => this.#requests.waitFor(this.#http.fetchPage(url, this.#abort.signal)),
       signal: this.#abort.signal,
     });
     const versions = new VersionStore(db);
@@ -245,7 +245,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       recorder,
       retries: this.#retries,
       ruleRefusal: (url) => this.#ruleRefusal(url),
-      fetch: (host, task, headers) => this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, headers), () => this.#frontier.stalled(host)),
+      fetch: (host, task, headers) => this.#requests.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind, headers), () => this.#frontier.stalled(host)),
       analyse: (task, result) => this.#recorder.analyse(task, result),
       soft404For: (host, url) => this.#soft404For(host, url),
       render: () => this.#rendering.stage,
@@ -277,7 +277,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       policy: this.#policy,
       figures: this.#figures,
       signal: this.#abort.signal,
-      fetch: (host, task) => this.#slots.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host)),
+      fetch: (host, task) => this.#requests.waitFor(this.#http.fetchPage(task.url, this.#abort.signal, task.kind), () => this.#frontier.stalled(host)),
       soft404For: (host, url) => this.#soft404For(host, url),
       beside: (work) => this.#trackBeside(work),
       saveCounters: () => this.#saveRunCounters(),
@@ -643,14 +643,22 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */
   #dispatch(): number | undefined {
     const now = Date.now();
-    if (!this.#policy.mayDispatch()) return now + HELD_BACK_RECHECK_MS;
-    while (this.#slots.hasRoom(this.#tasks.size)) {
+    if (!this.#policy.mayDispatch()) {
+      this.#requests.withdraw();
+      return now + HELD_BACK_RECHECK_MS;
+    }
+    const admit = this.#requests.admit;
+    while (this.#requests.hasRoom(this.#tasks.size)) {
       // With the page budget spent, hosts are still asked for the turns renders and requisites wait for.
       const budgetLeft = this.#budgetLeft();
-      const next = budgetLeft > 0 ? this.#frontier.next(now, this.#turnWindow(budgetLeft)) : this.#frontier.nextLentTurn(now);
+      const next = budgetLeft > 0 ? this.#frontier.next(now, this.#turnWindow(budgetLeft), admit) : this.#frontier.nextLentTurn(now, admit);
+      // Held for another run's better URL: the gate wakes this one when its turn comes (and the recheck is a safety net).
+      if (next.kind === 'held') return now + HELD_BACK_RECHECK_MS;
+      if (next.kind !== 'host') this.#requests.withdraw();
       if (next.kind === 'idle') return undefined;
       if (next.kind === 'wait') return next.until;
-      this.#track(this.#serveHost(next.host));
+      this.#requests.started();
+      this.#track(this.#serveHost(next.host).finally(() => this.#requests.ended()));
     }
     // All slots busy: a finishing task wakes the loop.
     return this.#frontier.hasScheduledHosts ? Number.POSITIVE_INFINITY : undefined;
@@ -711,7 +719,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     };
     try {
       if (this.#robots.needsFetch(host, Date.now())) {
-        const outcome = await this.#slots.waitFor(this.#robots.refresh(host), () => this.#frontier.stalled(host));
+        const outcome = await this.#requests.waitFor(this.#robots.refresh(host), () => this.#frontier.stalled(host));
         if (outcome.kind === 'failure' && outcome.reason === 'ssrf:blocked') {
           // Our own policy refused the address: retrying cannot help.
           this.#frontier.close(host, 'failed', 'ssrf:blocked');

@@ -1,4 +1,5 @@
 import { durationMs, type CrawlSettings } from '../protocol/settings.ts';
+import { OwnRequests, type RequestGate } from './request-gate.ts';
 
 /** What the engine tells its policy of the run so far, for the budget's sums. */
 export interface RunProgress {
@@ -71,6 +72,8 @@ export interface RunPolicy {
   mayTakeNew(run: RunProgress): boolean;
   /** Asked before each request is started: false holds every request back for now. */
   mayDispatch(): boolean;
+  /** The request slots the run's requests take (`onStepAside` wakes the run when a slow request frees one). */
+  requestGate(concurrency: number, onStepAside: () => void): RequestGate;
   /** A page fetch starts (it holds a page of the budget until stored). */
   pageStarted(): void;
   /** A started page was not stored (retried later, failed without a response, or cancelled). */
@@ -126,6 +129,10 @@ export class CrawlPolicy implements RunPolicy {
     return true;
   }
 
+  requestGate(concurrency: number, onStepAside: () => void): RequestGate {
+    return new OwnRequests(concurrency, onStepAside);
+  }
+
   pageStarted(): void {}
 
   pageNotStored(): void {}
@@ -178,6 +185,10 @@ export class RefreshPolicy implements RunPolicy {
 
   mayDispatch(): boolean {
     return true;
+  }
+
+  requestGate(concurrency: number, onStepAside: () => void): RequestGate {
+    return new OwnRequests(concurrency, onStepAside);
   }
 
   pageStarted(): void {}

@@ -97,9 +97,10 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
   /**
    * The host to ask now (it is in flight until released), or when to look again, or idle.
    * A ready host is asked only when fewer than `window` queued URLs, on any host, rank above
-   * its best one; else the crawl waits for the hosts holding the better URLs.
+   * its best one; else the crawl waits for the hosts holding the better URLs. `admit` may
+   * hold the chosen host back (`held`) for a better URL elsewhere (host-scheduler.ts).
    */
-  next(now: number, window: number): NextHost<H>;
+  next(now: number, window: number, admit?: (priority: number) => boolean): NextHost<H>;
   /** True while some host with queued URLs waits for its turn. */
   readonly hasScheduledHosts: boolean;
   /**
@@ -118,7 +119,7 @@ export interface FrontierTurns<H extends FrontierHost, T extends FrontierUrl> {
    * Like next(), among the hosts a requestTurn waits for only: once no page fetch may start
    * (the page budget is spent), renders and requisites still get their turns.
    */
-  nextLentTurn(now: number): NextHost<H>;
+  nextLentTurn(now: number, admit?: (priority: number) => boolean): NextHost<H>;
   /** Counts a page fetched from the host, for its budget. */
   pageFetched(host: H): void;
   /** Ends the host's turn: it may be asked again after max(politeness wait, backoffMs). */
@@ -212,14 +213,14 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     }
   }
 
-  next(now: number, window: number): NextHost<H> {
+  next(now: number, window: number, admit?: (priority: number) => boolean): NextHost<H> {
     // Holding is safe only while something will end the wait: a host in flight or one waiting for its time.
     const hold = (priority: number): boolean => {
       if (this.#inflightHosts === 0 && this.#scheduler.waitingCount === 0) return false;
       const above = this.#queued.rankedAbove(priority);
       return above >= window && above - this.#unavailableAbove(priority, above - window + 1) >= window;
     };
-    const next = this.#scheduler.next(now, hold);
+    const next = this.#scheduler.next(now, hold, admit);
     if (next.kind === 'host') this.#setInflight(next.host, true);
     return next;
   }
@@ -321,7 +322,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     return new Promise((done) => request.grant(done));
   }
 
-  nextLentTurn(now: number): NextHost<H> {
+  nextLentTurn(now: number, admit?: (priority: number) => boolean): NextHost<H> {
     let until = Number.POSITIVE_INFINITY;
     for (const [hostId, waiting] of this.#turnRequests) {
       if (waiting.length === 0) {
@@ -331,6 +332,8 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
       const host = this.#hosts.get(hostId);
       if (host === undefined || host.inflight) continue;
       if (host.nextAllowedAt <= now) {
+        // A render waits on this turn: it goes before any queued URL.
+        if (admit !== undefined && !admit(Number.POSITIVE_INFINITY)) return { kind: 'held' };
         // It may sit in the scheduler's heaps as well: the scheduler passes over a host in flight.
         this.#setInflight(host, true);
         return { kind: 'host', host };

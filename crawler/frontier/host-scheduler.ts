@@ -26,7 +26,8 @@ interface ReadyEntry<H> {
   head: HostHead;
 }
 
-export type NextHost<H> = { kind: 'host'; host: H } | { kind: 'wait'; until: number } | { kind: 'idle' };
+/** `held`: a host is ready, but whoever shares the request slots has a better URL to fetch (see next()'s `admit`). */
+export type NextHost<H> = { kind: 'host'; host: H } | { kind: 'wait'; until: number } | { kind: 'idle' } | { kind: 'held' };
 
 /**
  * Mercator-style host scheduling: a heap of hosts by the time they may next be asked,
@@ -56,9 +57,11 @@ export class HostScheduler<H extends SchedulableHost> {
 
   /**
    * The host to ask now, or when to look again, or idle when no host has work. `hold` says
-   * whether a ready host's best URL, at this priority, should wait rather than take a turn.
+   * whether a ready host's best URL, at this priority, should wait rather than take a turn;
+   * `admit`, asked last with the priority of the host that would be handed out, may keep it
+   * for later (`held`, the host stays ready), as when other frontiers share the request slots.
    */
-  next(now: number, hold: (priority: number) => boolean = () => false): NextHost<H> {
+  next(now: number, hold: (priority: number) => boolean = () => false, admit?: (priority: number) => boolean): NextHost<H> {
     for (let top = this.#waiting.peek(); top !== undefined && top.nextAllowedAt <= now; top = this.#waiting.peek()) {
       this.#waiting.pop();
       // Taken meanwhile for a lent turn (CrawlFrontier.nextLentTurn): its release offers it again.
@@ -80,9 +83,15 @@ export class HostScheduler<H extends SchedulableHost> {
         this.#refreshReady();
         continue;
       }
+      if (best.host.inflight) {
+        this.#ready.pop();
+        best.host.scheduled = false;
+        continue;
+      }
+      if (admit !== undefined && !admit(best.head.priority)) return { kind: 'held' };
       this.#ready.pop();
       best.host.scheduled = false;
-      if (!best.host.inflight) return { kind: 'host', host: best.host };
+      return { kind: 'host', host: best.host };
     }
     const wake = this.#waiting.peek();
     return wake === undefined ? { kind: 'idle' } : { kind: 'wait', until: wake.nextAllowedAt };

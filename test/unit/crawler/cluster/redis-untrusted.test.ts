@@ -2,6 +2,7 @@
  * What a worker reads from Redis is untrusted input (issue 35): stream entries, link fields,
  * keys of the wrong type and a damaged budget counter, against a real redis-server.
  */
+import { WorkerRequests } from '../../../../crawler/cluster/worker-requests.ts';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,7 +134,7 @@ describe('a worker trusts nothing it reads from Redis', { skip }, () => {
     try {
       const settings = validateSettings({ ...DEFAULT_SETTINGS, query: 'bounds', seeds: [url('')], maxDepth: 5 });
       const runner = new ShardRunner(partition, 1, {
-        dir, settings, partitions: new PartitionMap(), parser, worker: 'test', paused: true, template: shardTemplate(), leaseFresh: () => false,
+        dir, settings, partitions: new PartitionMap(), parser, worker: 'test', paused: true, template: shardTemplate(), leaseFresh: () => false, requests: new WorkerRequests(4),
         budget: { forShard: () => ({ available: () => 0, reserve: () => undefined, giveBack: () => undefined }) },
       });
       const link = (path: string, depth: number, more: Partial<SentLink> = {}): SentLink => ({ url: url(path), depth, anchor: '', context: '', isSeed: false, ...more });

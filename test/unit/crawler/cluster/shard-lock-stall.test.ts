@@ -1,3 +1,4 @@
+import { WorkerRequests } from '../../../../crawler/cluster/worker-requests.ts';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ test('a taker never waits on its one thread for a shard\'s write lock that a sto
   stale.close();
   const settings = validateSettings({ ...DEFAULT_SETTINGS, query: 'lock', seeds: ['http://lock.test/'] });
   const open = (): ShardRunner => new ShardRunner(partition, 2, {
-    dir, settings, partitions: new PartitionMap(), parser, worker: 'taker', paused: true, template: shardTemplate(), leaseFresh: () => true,
+    dir, settings, partitions: new PartitionMap(), parser, worker: 'taker', paused: true, template: shardTemplate(), leaseFresh: () => true, requests: new WorkerRequests(4),
     budget: { forShard: () => ({ available: () => 0, reserve: () => undefined, giveBack: () => undefined }) },
   });
   const holder = await stoppedLockHolder([join(dir, shardFileName(partition))]);

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ShardPolicy } from '../../../../crawler/cluster/shard-policy.ts';
+import { WorkerRequests } from '../../../../crawler/cluster/worker-requests.ts';
 import type { RunProgress } from '../../../../crawler/engine/run-policy.ts';
 import { testSettings } from '../../../support/crawl-harness.ts';
 
@@ -13,6 +14,7 @@ test('a shard spends the shared budget, holds a page of it until stored, and ask
   const policy = new ShardPolicy(testSettings(['http://127.0.0.1:9/'], { maxPages: 1_000 }), {
     budget: { available: () => available, reserve: () => available--, giveBack: () => available++ },
     mayDispatch: () => leaseFresh,
+    requests: new WorkerRequests(4).gate(() => undefined),
     partition: { elsewhere: (url) => (url.includes('other') ? 'partition:7' : null), forward: (link) => forwarded.push(link.url) },
   });
   // The shared budget, not the settings' maxPages, decides.
@@ -35,6 +37,7 @@ test('a shard runs until stopped, admits no seeds and takes no writer lock', () 
   const policy = new ShardPolicy(testSettings(['http://127.0.0.1:9/']), {
     budget: { available: () => 0, reserve: () => undefined, giveBack: () => undefined },
     mayDispatch: () => true,
+    requests: new WorkerRequests(4).gate(() => undefined),
     partition: { elsewhere: () => null, forward: () => undefined },
   });
   assert.equal(policy.endsWhenIdle, false);

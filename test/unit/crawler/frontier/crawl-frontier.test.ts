@@ -520,3 +520,34 @@ describe('CrawlFrontier: host turns follow the priorities across hosts', () => {
     assert.equal(t.frontier.rankedAbove(0.1), 2);
   });
 });
+
+describe('CrawlFrontier: slots shared with other frontiers (admit)', () => {
+  it('asks admit with the best ready URL\'s priority, and a refusal leaves the host ready and its URL queued', () => {
+    const t = setUp();
+    t.add(1, 1, 0.4);
+    t.add(2, 2, 0.7);
+    const asked: number[] = [];
+    const held = t.frontier.next(t.now, Number.POSITIVE_INFINITY, (priority) => (asked.push(priority), false));
+    assert.equal(held.kind, 'held');
+    assert.deepEqual(asked, [0.7], 'admit hears the priority of the URL that would go next');
+    assert.equal(t.states.get(2), 'queued');
+    const next = t.frontier.next(t.now, Number.POSITIVE_INFINITY, () => true);
+    assert.equal(next.kind === 'host' && next.host.id, 2, 'the held host is handed out once admitted, ahead of the others');
+    assert.equal(next.kind === 'host' && next.host.inflight, true);
+  });
+
+  it('asks admit for a render\'s turn at the top priority', async () => {
+    const t = setUp();
+    t.add(1, 1, 0.4);
+    const host = t.frontier.host(1, 'https://h1.example');
+    const aborted = new AbortController();
+    const turn = t.frontier.requestTurn(host, aborted.signal);
+    const asked: number[] = [];
+    assert.equal(t.frontier.nextLentTurn(t.now, (priority) => (asked.push(priority), false)).kind, 'held');
+    assert.deepEqual(asked, [Number.POSITIVE_INFINITY]);
+    const lent = t.frontier.nextLentTurn(t.now, () => true);
+    assert.equal(lent.kind === 'host' && lent.host.id, 1);
+    aborted.abort();
+    await turn.catch(() => undefined);
+  });
+});

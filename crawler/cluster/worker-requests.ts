@@ -1,0 +1,138 @@
+import type { RequestGate } from '../engine/request-gate.ts';
+import { RequestSlots } from '../engine/request-slots.ts';
+
+/*
+ * A cluster worker's request slots, shared by every shard it runs: `--concurrency` is per
+ * worker, however many partitions it holds. A shard asks for a slot with the priority of
+ * the URL it would fetch; a free slot goes to it only if no other shard waits with a better
+ * one. A shard held back leaves its offer, and when a slot frees the best offer's shard is
+ * woken to take it: Mercator's back queues one level up, the shards' frontiers in place of
+ * hosts, so the worker fetches its best ready URLs first whichever shard holds them.
+ */
+
+/** An offer not renewed for this long is ignored: its shard stopped asking (paused, stopping), and must not hold the others back. */
+const OFFER_TTL_MS = 500;
+
+interface Offer {
+  priority: number;
+  at: number;
+}
+
+export class WorkerRequests {
+  readonly #slots: RequestSlots;
+  readonly #offers = new Map<ShardRequests, Offer>();
+  #running = 0;
+  #peakRunning = 0;
+
+  constructor(concurrency: number) {
+    this.#slots = new RequestSlots(concurrency, () => this.#wakeBest());
+  }
+
+  /** A shard's gate; `wake` makes its run look at its frontier again. */
+  gate(wake: () => void): ShardRequests {
+    return new ShardRequests(this, wake);
+  }
+
+  /** Requests in flight across the worker's shards. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** The most requests that were in flight at once. */
+  get peakRunning(): number {
+    return this.#peakRunning;
+  }
+
+  hasRoom(): boolean {
+    return this.#slots.hasRoom(this.#running);
+  }
+
+  /** Whether `shard` may start a request for a URL at `priority` now; if not, its offer waits. */
+  admit(shard: ShardRequests, priority: number): boolean {
+    const now = Date.now();
+    if (this.hasRoom() && !this.#betterOffer(shard, priority, now)) {
+      this.#offers.delete(shard);
+      return true;
+    }
+    this.#offers.set(shard, { priority, at: now });
+    return false;
+  }
+
+  withdraw(shard: ShardRequests): void {
+    if (this.#offers.delete(shard)) this.#wakeBest();
+  }
+
+  started(): void {
+    this.#running++;
+    if (this.#running > this.#peakRunning) this.#peakRunning = this.#running;
+  }
+
+  ended(): void {
+    this.#running--;
+    this.#wakeBest();
+  }
+
+  waitFor<T>(request: Promise<T>, onSlow?: () => void): Promise<T> {
+    return this.#slots.waitFor(request, onSlow);
+  }
+
+  /** Whether another shard offers a URL that ranks above `priority` (ties go to whoever asks). */
+  #betterOffer(shard: ShardRequests, priority: number, now: number): boolean {
+    for (const [other, offer] of this.#offers) {
+      if (other === shard) continue;
+      if (now - offer.at > OFFER_TTL_MS) this.#offers.delete(other);
+      else if (offer.priority > priority) return true;
+    }
+    return false;
+  }
+
+  /** A slot is free: the shard with the best offer is woken to take it. */
+  #wakeBest(): void {
+    if (!this.hasRoom()) return;
+    const now = Date.now();
+    let best: ShardRequests | undefined;
+    let bestPriority = Number.NEGATIVE_INFINITY;
+    for (const [shard, offer] of this.#offers) {
+      if (now - offer.at > OFFER_TTL_MS) this.#offers.delete(shard);
+      else if (best === undefined || offer.priority > bestPriority) {
+        best = shard;
+        bestPriority = offer.priority;
+      }
+    }
+    best?.wake();
+  }
+}
+
+/** One shard's view of its worker's slots. */
+export class ShardRequests implements RequestGate {
+  readonly admit: (priority: number) => boolean;
+  readonly #worker: WorkerRequests;
+  readonly wake: () => void;
+
+  constructor(worker: WorkerRequests, wake: () => void) {
+    this.#worker = worker;
+    this.wake = wake;
+    this.admit = (priority) => worker.admit(this, priority);
+  }
+
+  /** The worker's slots decide (admit), whatever this shard has in flight. */
+  hasRoom(): boolean {
+    return true;
+  }
+
+  withdraw(): void {
+    this.#worker.withdraw(this);
+  }
+
+  started(): void {
+    this.#worker.started();
+  }
+
+  ended(): void {
+    this.#worker.ended();
+  }
+
+  waitFor<T>(request: Promise<T>, onSlow?: () => void): Promise<T> {
+    return this.#worker.waitFor(request, onSlow);
+  }
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WorkerRequests } from '../../../../crawler/cluster/worker-requests.ts';
+
+test('a worker\'s shards share its slots: never more requests at once than its concurrency', () => {
+  const worker = new WorkerRequests(2);
+  const shards = [0, 1, 2].map(() => worker.gate(() => undefined));
+  assert.equal(shards[0]?.admit(0.5), true);
+  shards[0]?.started();
+  assert.equal(shards[1]?.admit(0.5), true);
+  shards[1]?.started();
+  assert.equal(shards[2]?.admit(0.9), false, 'the worker is full, whatever the shard holds');
+  assert.equal(worker.running, 2);
+  shards[0]?.ended();
+  assert.equal(shards[2]?.admit(0.9), true);
+  shards[2]?.started();
+  assert.equal(worker.peakRunning, 2);
+});
+
+test('a free slot goes to the shard with the best waiting URL, and that shard is woken to take it', () => {
+  const worker = new WorkerRequests(1);
+  const woken: string[] = [];
+  const busy = worker.gate(() => woken.push('busy'));
+  const low = worker.gate(() => woken.push('low'));
+  const high = worker.gate(() => woken.push('high'));
+  assert.equal(busy.admit(0.1), true);
+  busy.started();
+  assert.equal(low.admit(0.2), false);
+  assert.equal(high.admit(0.8), false);
+  busy.ended();
+  assert.deepEqual(woken, ['high'], 'only the best offer is woken');
+  assert.equal(low.admit(0.2), false, 'a worse URL asking first does not take the slot the better one waits for');
+  assert.equal(high.admit(0.8), true);
+  high.started();
+  high.ended();
+  assert.deepEqual(woken, ['high', 'low'], 'then the next best');
+  assert.equal(low.admit(0.2), true);
+});
+
+test('a shard that stops asking holds no one back: withdrawn, or its offer left to expire', async () => {
+  const worker = new WorkerRequests(1);
+  const woken: string[] = [];
+  const high = worker.gate(() => woken.push('high'));
+  const low = worker.gate(() => woken.push('low'));
+  const other = worker.gate(() => woken.push('other'));
+  assert.equal(other.admit(0), true);
+  other.started();
+  assert.equal(high.admit(0.9), false);
+  assert.equal(low.admit(0.1), false);
+  other.ended();
+  assert.deepEqual(woken, ['high']);
+  high.withdraw();
+  assert.deepEqual(woken, ['high', 'low'], 'withdrawing the best offer wakes the next');
+  assert.equal(low.admit(0.1), true);
+  low.started();
+  assert.equal(high.admit(0.9), false);
+  low.ended();
+  // The high shard was paused: it never comes back for its slot, and after the offer's time the low one gets it.
+  assert.equal(other.admit(0.05), false);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  assert.equal(other.admit(0.05), true);
+});
