@@ -70,6 +70,16 @@ export class ClusterKeys {
     return `${this.#prefix}worker:${worker}`;
   }
 
+  /** The best waiting priorities of each worker's shards, for the crawl-wide cut-off (a hash: one field per worker). */
+  get topPriorities(): string {
+    return `${this.#prefix}top`;
+  }
+
+  /** Each worker's link model weights, merged by the others (a hash: one field per worker). */
+  get linkModels(): string {
+    return `${this.#prefix}model`;
+  }
+
   /** Statistics the judges share across the crawl (a hash: one field per worker). */
   get judgeStatistics(): string {
     return `${this.#prefix}judge`;

@@ -18,6 +18,10 @@ import { WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
 import { WorkerRequests } from './worker-requests.ts';
+import { CrawlCutoff, mergeTopBuckets } from './crawl-cutoff.ts';
+import { SharedLinkModel } from './shared-link-model.ts';
+import { createLinkModel } from '../ordering/focused/focused.ts';
+import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
 import { ShardPool, type ShardTime } from './shard-pool.ts';
 import { shardTemplate } from './shard-template.ts';
 
@@ -34,6 +38,8 @@ const CONTROL_EVERY_MS = 500;
 /** How long a worker that joins waits before it takes partitions, so that workers started together share them from the start. */
 const JOIN_SETTLE_MS = 500;
 const STATUS_EVERY_MS = 1000;
+/** How often the workers' best waiting priorities are exchanged for the crawl-wide cut-off (crawl-cutoff.ts). */
+const CUTOFF_EVERY_MS = 250;
 /** A problem that comes back (a damaged key, a refused command) is said at most this often. */
 const REPORT_EVERY_MS = 60_000;
 /** A partition held up by a damaged key is left alone this long before the worker tries it again. */
@@ -73,6 +79,11 @@ export class ClusterWorker {
   #pool: ShardPool | undefined;
   #traffic!: LinkTraffic;
   readonly #judging: SharedJudging;
+  readonly #cutoff: CrawlCutoff;
+  readonly #sharedModel: SharedLinkModel;
+  /** The focused ordering's link model of this worker's shards (none for other strategies). */
+  #linkModel: OnlineLogistic | undefined;
+  #requests: WorkerRequests | undefined;
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
   #parser: ResponseReader | undefined;
@@ -84,7 +95,7 @@ export class ClusterWorker {
   #lastLook = new Map<string, WorkerStatus>();
   #statusSeq = 0;
   /** When each part of the loop is next due (epoch ms). */
-  readonly #due = { control: 0, balance: 0, reclaim: 0, status: 0 };
+  readonly #due = { control: 0, balance: 0, reclaim: 0, status: 0, cutoff: 0 };
   #errors = 0;
   #lastError: string | undefined;
   #labelsVersion: string | null = null;
@@ -101,6 +112,8 @@ export class ClusterWorker {
     this.#log = options.log;
     this.#parseWorkers = options.parseWorkers;
     this.#judging = new SharedJudging(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
+    this.#cutoff = new CrawlCutoff(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
+    this.#sharedModel = new SharedLinkModel(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
   }
 
   /** Pages this worker stored in its shards since it started. */
@@ -182,8 +195,10 @@ export class ClusterWorker {
         lateChanged: () => this.#applyState(),
       },
     );
+    const requests = (this.#requests = new WorkerRequests(definition.settings.concurrency));
+    const linkModel = (this.#linkModel = definition.settings.strategy === 'focused' ? createLinkModel() : undefined);
     const pool: ShardPool = new ShardPool(
-      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests: new WorkerRequests(definition.settings.concurrency) },
+      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel },
       {
         log,
         report,
@@ -232,6 +247,10 @@ export class ClusterWorker {
     pool.openShardsWithWork();
     await this.#traffic.intake();
     await this.#traffic.sendOutboxes();
+    if (now >= due.cutoff) {
+      due.cutoff = now + CUTOFF_EVERY_MS;
+      await this.#exchangeCutoff(now);
+    }
     this.#applyLabels();
     if (now >= due.status) {
       due.status = now + STATUS_EVERY_MS;
@@ -243,6 +262,18 @@ export class ClusterWorker {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The crawl-wide cut-off: the best URLs of this worker's ready hosts out (none while it
+   * cannot fetch: paused, or no page of the budget left), the other workers' in.
+   */
+  async #exchangeCutoff(now: number): Promise<void> {
+    const live = this.#keeper.live;
+    const window = (this.#definition as ClusterDefinition).settings.concurrency * Math.max(1, live.length);
+    const idle = this.#paused || (this.#budget as SharedBudget).spent;
+    const own = idle ? undefined : mergeTopBuckets([...this.#shards.runners.values()].map((r) => r.engine.readiness.readyTop(now, window)), window);
+    (this.#requests as WorkerRequests).setCutoff(await this.#cutoff.exchange(own, live, window), window);
   }
 
   /** The crawl's state; while its key is damaged, the state as last read (and the damage said). */
@@ -392,6 +423,7 @@ export class ClusterWorker {
   async #publishStatus(): Promise<void> {
     await (this.#registry as WorkerRegistry).publish(this.#status());
     await this.#judging.exchange([...this.#shards.runners.values()].map((runner) => runner.judge), this.#keeper.live);
+    if (this.#linkModel !== undefined) await this.#sharedModel.exchange(this.#linkModel, this.#keeper.live);
     const delta = this.pagesStored - this.#pagesReported;
     if (delta > 0) await this.#countPagesStored(delta);
   }
@@ -447,6 +479,8 @@ export class ClusterWorker {
     await this.#budget?.returnAllowance().catch(() => undefined);
     await this.#registry?.leave().catch(() => undefined);
     await this.#judging.leave().catch(() => undefined);
+    await this.#cutoff.leave().catch(() => undefined);
+    await this.#sharedModel.leave().catch(() => undefined);
     await this.#parser?.close();
   }
 }

@@ -11,6 +11,7 @@ import { ShardLockedError, ShardRunner } from './shard-runner.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import type { WorkerVoice } from './report-throttle.ts';
 import type { WorkerRequests } from './worker-requests.ts';
+import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
 
 /*
  * The shards a worker has open, one per held partition with work: opened when their lease
@@ -51,6 +52,8 @@ export interface ShardPoolParts {
   keeper: LeaseKeeper;
   /** The worker's request slots, shared by its shards. */
   requests: WorkerRequests;
+  /** The focused ordering's link model shared by the worker's shards (none for other strategies). */
+  linkModel?: OnlineLogistic | undefined;
 }
 
 export interface ShardPoolEvents extends WorkerVoice {
@@ -161,6 +164,7 @@ export class ShardPool {
         cookies: definition.cookies,
         leaseFresh: () => keeper.fresh(),
         requests: this.#parts.requests,
+        linkModel: this.#parts.linkModel,
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#shardTime.opened++;

@@ -20,6 +20,9 @@ import { isFenced, raiseFence } from './shard-fence.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
 import type { WorkerRequests } from './worker-requests.ts';
+import { createFocusedStrategy } from '../ordering/focused/focused.ts';
+import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
+import { orderingContextOf } from '../ordering/registry.ts';
 
 /*
  * One partition's crawl on one worker: today's engine over the partition's shard, with the
@@ -91,6 +94,8 @@ export interface ShardContext {
   leaseFresh: () => boolean;
   /** The worker's request slots, shared by its shards. */
   requests: WorkerRequests;
+  /** The focused ordering's link model, one per worker: its shards learn into it together, so their priorities share one scale. */
+  linkModel?: OnlineLogistic | undefined;
 }
 
 export class ShardRunner {
@@ -144,6 +149,7 @@ export class ShardRunner {
         writer: `forager worker ${context.worker}`,
         judge: this.judge,
         seenCacheSize: SHARD_SEEN_CACHE,
+        ...(context.linkModel === undefined ? {} : { strategy: createFocusedStrategy(orderingContextOf(context.settings), { model: context.linkModel }) }),
         parser: context.parser,
         policy: new ShardPolicy(context.settings, {
           budget: context.budget.forShard(() => engine?.nudge()),

@@ -1,5 +1,7 @@
 import type { RequestGate } from '../engine/request-gate.ts';
 import { RequestSlots } from '../engine/request-slots.ts';
+import { priorityBucket } from '../frontier/priority-ranks.ts';
+import type { TopBuckets } from './crawl-cutoff.ts';
 
 /*
  * A cluster worker's request slots, shared by every shard it runs: `--concurrency` is per
@@ -8,6 +10,9 @@ import { RequestSlots } from '../engine/request-slots.ts';
  * one. A shard held back leaves its offer, and when a slot frees the best offer's shard is
  * woken to take it: Mercator's back queues one level up, the shards' frontiers in place of
  * hosts, so the worker fetches its best ready URLs first whichever shard holds them.
+ *
+ * Beyond the worker, the crawl-wide cut-off (crawl-cutoff.ts): a URL waits while the other
+ * workers have the crawl's window (every worker's slots) of hosts ready with better URLs.
  */
 
 /** An offer not renewed for this long is ignored: its shard stopped asking (paused, stopping), and must not hold the others back. */
@@ -18,14 +23,32 @@ interface Offer {
   at: number;
 }
 
+/** The other workers' ready hosts' best URLs: [bucket, hosts in it or above], best first. */
+type RanksAbove = [bucket: number, atOrAbove: number][];
+
 export class WorkerRequests {
   readonly #slots: RequestSlots;
   readonly #offers = new Map<ShardRequests, Offer>();
   #running = 0;
   #peakRunning = 0;
+  #others: RanksAbove = [];
+  #window = 0;
+  #held = 0;
 
   constructor(concurrency: number) {
     this.#slots = new RequestSlots(concurrency, () => this.#wakeBest());
+  }
+
+  /** The crawl-wide cut-off from now on: `others` are the other workers' summaries merged (best first), `window` the crawl's slots. */
+  setCutoff(others: TopBuckets, window: number): void {
+    this.#window = window;
+    let above = 0;
+    this.#others = others.map(([bucket, count]) => [bucket, (above += count)]);
+  }
+
+  /** Requests held back by the crawl-wide cut-off so far. */
+  get heldByCutoff(): number {
+    return this.#held;
   }
 
   /** A shard's gate; `wake` makes its run look at its frontier again. */
@@ -50,7 +73,7 @@ export class WorkerRequests {
   /** Whether `shard` may start a request for a URL at `priority` now; if not, its offer waits. */
   admit(shard: ShardRequests, priority: number): boolean {
     const now = Date.now();
-    if (this.hasRoom() && !this.#betterOffer(shard, priority, now)) {
+    if (this.hasRoom() && !this.#betterOffer(shard, priority, now) && !this.#belowCutoff(priority)) {
       this.#offers.delete(shard);
       return true;
     }
@@ -74,6 +97,34 @@ export class WorkerRequests {
 
   waitFor<T>(request: Promise<T>, onSlow?: () => void): Promise<T> {
     return this.#slots.waitFor(request, onSlow);
+  }
+
+  /**
+   * Whether the other workers have the crawl's window of hosts ready with better URLs: they
+   * fetch those now, and the budget should go to them. (This worker's own shards compete by
+   * their offers, and each shard's frontier holds by its own queue.) Held only while a
+   * request of this worker is in flight: a summary can be stale, or name hosts their worker
+   * holds back itself, and a worker must never wait on what it cannot see end.
+   */
+  #belowCutoff(priority: number): boolean {
+    if (this.#others.length === 0 || this.#running === 0 || priority === Number.POSITIVE_INFINITY) return false;
+    const held = this.#othersAbove(priorityBucket(priority)) >= this.#window;
+    if (held) this.#held++;
+    return held;
+  }
+
+  /** The other workers' URLs in buckets strictly above `bucket`. */
+  #othersAbove(bucket: number): number {
+    const others = this.#others;
+    // Best first: find the last entry whose bucket is above.
+    let lo = 0;
+    let hi = others.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((others[mid] as [number, number])[0] > bucket) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : (others[lo - 1] as [number, number])[1];
   }
 
   /** Whether another shard offers a URL that ranks above `priority` (ties go to whoever asks). */

@@ -3,10 +3,10 @@ import type { FetchError, StoreError } from '../errors.ts';
 import { SessionJar } from '../net/cookie-jar.ts';
 import { storedCookies } from '../store/cookie-store.ts';
 import { simhashFromInt, type Simhash } from '../relevance/simhash.ts';
-import { CrawlFrontier, type Frontier } from '../frontier/crawl-frontier.ts';
+import { CrawlFrontier, type Frontier, type FrontierReadiness } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
 import type { PolitenessSettings } from '../frontier/politeness.ts';
-import { createStrategy } from '../ordering/registry.ts';
+import { createStrategy, orderingContextOf } from '../ordering/registry.ts';
 import type { LinkEvent, OrderingStrategy } from '../ordering/strategy.ts';
 import type { PriorityExplanation } from '../protocol/explanation.ts';
 import { ResponseReader } from '../parse/response-reader.ts';
@@ -161,7 +161,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       (origin) => this.#http.fetchRobots(origin, this.#abort.signal),
       (host) => this.#admitSitemaps(host, seedOrigins.has(host.origin)),
     );
-    this.#strategy = new RevisitOrdering(options.strategy ?? createStrategy(settings.strategy, { query: settings.query, randomSeed: settings.randomSeed, documents: documentTypesOf(settings.documents) }));
+    this.#strategy = new RevisitOrdering(options.strategy ?? createStrategy(settings.strategy, orderingContextOf(settings)));
     this.#folders = new Soft404Folders(new Soft404Store(db));
     this.#politeness = pickSettings(settings, 'delayMs', 'delayFactor', 'maxCrawlDelayMs');
     this.#frontier = new CrawlFrontier<HostState, QueuedUrl>({
@@ -482,6 +482,11 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** When the last of the crawl's hosts may be asked again (epoch ms): a cluster hands a partition on with it. */
   politeUntil(): number {
     return this.#frontier.politeUntil();
+  }
+
+  /** What waits to be fetched now, read by a cluster worker for its crawl-wide cut-off. */
+  get readiness(): FrontierReadiness {
+    return this.#frontier;
   }
 
   /** Hosts with queued URLs or a request in flight, busiest first. */

@@ -10,6 +10,7 @@ import type { HostActivity } from '../protocol/api.ts';
 import { newFrontierHost, type FrontierHost } from './frontier-host.ts';
 import { HostScheduler, type NextHost } from './host-scheduler.ts';
 import { politeWaitMs, type PolitenessSettings } from './politeness.ts';
+import { priorityBucket } from './priority-ranks.ts';
 import { QueuedHosts } from './queued-hosts.ts';
 import { TopEntries } from './top-entries.ts';
 
@@ -148,7 +149,16 @@ export interface FrontierView {
   readonly hostCount: number;
 }
 
-export type Frontier<H extends FrontierHost, T extends FrontierUrl> = FrontierIntake<H> & FrontierTurns<H, T> & FrontierView;
+/** What waits to be fetched now, for whoever shares the crawl with this frontier (a cluster's other workers). */
+export interface FrontierReadiness {
+  /**
+   * The priority buckets (priority-ranks.ts) of the best URLs of the hosts that may be asked
+   * now, best first, with how many hosts' best URL is in each, until they hold `limit`.
+   */
+  readyTop(now: number, limit: number): [bucket: number, count: number][];
+}
+
+export type Frontier<H extends FrontierHost, T extends FrontierUrl> = FrontierIntake<H> & FrontierTurns<H, T> & FrontierView & FrontierReadiness;
 
 /**
  * The frontier in memory: a host per origin with its URL heap, which host's queue holds
@@ -223,6 +233,23 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     const next = this.#scheduler.next(now, hold, admit);
     if (next.kind === 'host') this.#setInflight(next.host, true);
     return next;
+  }
+
+  readyTop(now: number, limit: number): [bucket: number, count: number][] {
+    const counts = new Map<number, number>();
+    this.#scheduler.readyHeads(now, (priority) => {
+      const bucket = priorityBucket(priority);
+      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+    });
+    const out: [number, number][] = [];
+    let total = 0;
+    for (const bucket of [...counts.keys()].sort((a, b) => b - a)) {
+      if (total >= limit) break;
+      const count = counts.get(bucket) as number;
+      out.push([bucket, count]);
+      total += count;
+    }
+    return out;
   }
 
   /** Queued URLs, on every host, that rank strictly above this priority. */

@@ -15,6 +15,11 @@ export class Heap<T> {
     return this.#items[0];
   }
 
+  /** Every item, in no particular order. */
+  forEach(visit: (item: T) => void): void {
+    for (const item of this.#items) visit(item);
+  }
+
   push(item: T): void {
     const items = this.#items;
     items.push(item);

@@ -112,6 +112,18 @@ export class HostScheduler<H extends SchedulableHost> {
     }
   }
 
+  /** The best URL's priority of each host that may be asked now (a render's turn first, as next() sees them). */
+  readyHeads(now: number, visit: (priority: number) => void): void {
+    const visitHost = (host: H): void => {
+      const head = host.inflight ? undefined : headOf(host);
+      if (head !== undefined) visit(head.priority);
+    };
+    this.#ready.forEach((entry) => visitHost(entry.host));
+    this.#waiting.forEach((host) => {
+      if (host.nextAllowedAt <= now) visitHost(host);
+    });
+  }
+
   get waitingCount(): number {
     return this.#waiting.size;
   }

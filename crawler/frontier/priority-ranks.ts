@@ -62,7 +62,9 @@ export class PriorityRanks {
   get size(): number {
     return this.#count;
   }
+
 }
+
 
 function addAt(tree: Int32Array, index: number, delta: number): void {
   for (let i = index + 1; i < tree.length; i += i & -i) tree[i] = (tree[i] as number) + delta;

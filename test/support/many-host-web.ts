@@ -44,6 +44,8 @@ export interface ManyHostWebOptions {
   crawlDelay?: { seconds: number; share?: number };
   /** Host i listens on basePort + i (a fixed web across runs); default: ports the system chooses. */
   basePort?: number;
+  /** These hosts are about `topic`, and no other host is (default: each host's topic is drawn by the seed). */
+  topical?: { topic: string; hosts: readonly number[] };
 }
 
 export type RequestKind = 'page' | 'robots' | 'missing';
@@ -194,6 +196,7 @@ interface ResolvedOptions {
   latencyMs: number;
   crawlDelay: { seconds: number; share: number } | undefined;
   basePort: number | undefined;
+  topical: { topic: string; hosts: ReadonlySet<number> } | undefined;
 }
 
 function resolveOptions(options: ManyHostWebOptions): ResolvedOptions {
@@ -207,7 +210,9 @@ function resolveOptions(options: ManyHostWebOptions): ResolvedOptions {
     latencyMs: options.latencyMs ?? 0,
     crawlDelay: options.crawlDelay === undefined ? undefined : { seconds: options.crawlDelay.seconds, share: options.crawlDelay.share ?? 1 },
     basePort: options.basePort,
+    topical: options.topical === undefined ? undefined : { topic: options.topical.topic, hosts: new Set(options.topical.hosts) },
   };
+  if (resolved.topical !== undefined && !(resolved.topical.topic in TOPICS)) throw new Error(`topical.topic must be one of ${TOPIC_NAMES.join(', ')}, got ${resolved.topical.topic}`);
   if (!Number.isInteger(resolved.hosts) || resolved.hosts < 1) throw new Error(`hosts must be a whole number ≥ 1, got ${resolved.hosts}`);
   if (!Number.isInteger(resolved.pagesPerHost) || resolved.pagesPerHost < 1) throw new Error(`pagesPerHost must be a whole number ≥ 1, got ${resolved.pagesPerHost}`);
   if (!(resolved.crossLinkShare >= 0 && resolved.crossLinkShare <= 1)) throw new Error(`crossLinkShare must be in [0, 1], got ${resolved.crossLinkShare}`);
@@ -221,7 +226,11 @@ function resolveOptions(options: ManyHostWebOptions): ResolvedOptions {
 export function planWeb(options: ManyHostWebOptions): WebPlan {
   const o = resolveOptions(options);
   const { hosts, pagesPerHost, seed } = o;
-  const topics = Array.from({ length: hosts }, (_, h) => TOPIC_NAMES[hashInts(seed, STREAM.topic, h) % TOPIC_NAMES.length] as string);
+  const topical = o.topical;
+  const others = topical === undefined ? TOPIC_NAMES : TOPIC_NAMES.filter((t) => t !== topical.topic);
+  const topics = Array.from({ length: hosts }, (_, h) =>
+    topical?.hosts.has(h) === true ? topical.topic : (others[hashInts(seed, STREAM.topic, h) % others.length] as string),
+  );
   const delays = Array.from({ length: hosts }, (_, h) =>
     o.crawlDelay !== undefined && new Rng(hashInts(seed, STREAM.robots, h)).next() < o.crawlDelay.share ? o.crawlDelay.seconds : undefined,
   );

@@ -58,6 +58,13 @@ export interface FocusedOptions {
    * features.ts, or `anchor-term` and `url-term` for every per-term feature of that kind.
    */
   without?: readonly string[];
+  /** The link model to learn into and score by, shared with other crawls (a cluster worker's shards); default: one of its own. */
+  model?: OnlineLogistic;
+}
+
+/** A link model at its priors, for crawls that learn together (FocusedOptions.model). */
+export function createLinkModel(): OnlineLogistic {
+  return new OnlineLogistic(PRIOR_WEIGHTS);
 }
 
 /** The feature indices a `without` list names; an unknown name is a usage error. */
@@ -108,7 +115,7 @@ class FocusedStrategy implements OrderingStrategy {
   /** The document types the crawl reads: links to them are not downloads. */
   readonly #documents: readonly DocumentType[];
   readonly #expansion: ExpansionTerms;
-  readonly #model = new OnlineLogistic(PRIOR_WEIGHTS);
+  readonly #model: OnlineLogistic;
   /**
    * What scoring uses: the model's weights and the crawl's mean grade as of the start of
    * the epoch, and those of the epoch before, for URLs the re-score lap has not reached.
@@ -141,6 +148,11 @@ class FocusedStrategy implements OrderingStrategy {
   #cursor = 0;
 
   constructor(context: OrderingContext, options: FocusedOptions) {
+    this.#model = options.model ?? createLinkModel();
+    // A shared model may have learnt already: this crawl starts scoring by what it knows.
+    if (options.model !== undefined) {
+      this.#frozen = this.#previous = { epoch: 0, weights: Float64Array.from(this.#model.weights), sparse: this.#model.sparseWeights.copy(), meanGrade: 0.5 };
+    }
     this.#matcher = new QueryMatcher(context.query);
     this.#documents = context.documents ?? [];
     this.#expansion = new ExpansionTerms(this.#matcher.queryTerms);

@@ -63,6 +63,21 @@ export class OnlineLogistic {
     return z + sparseSum(tokens, sparse);
   }
 
+  /**
+   * Moves the dense weights to the mean of this model's and `others'`, each counted by its
+   * examples: models learnt apart (a cluster's workers) come to one scale. The sparse
+   * weights of URL words stay this model's own.
+   */
+  blend(others: readonly { weights: ArrayLike<number>; examples: number }[]): void {
+    const total = others.reduce((n, o) => n + o.examples, this.#examples);
+    if (total === this.#examples) return;
+    for (let j = 0; j < this.#weights.length; j++) {
+      let sum = (this.#weights[j] as number) * this.#examples;
+      for (const other of others) sum += (other.weights[j] as number) * other.examples;
+      this.#weights[j] = sum / total;
+    }
+  }
+
   /** One example with target y in [0, 1], counted `weight` times. */
   learn(x: ArrayLike<number>, tokens: ArrayLike<number>, y: number, weight = 1): void {
     const error = sigmoid(this.score(x, tokens)) - y;

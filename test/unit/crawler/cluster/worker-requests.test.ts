@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WorkerRequests } from '../../../../crawler/cluster/worker-requests.ts';
+import { priorityBucket } from '../../../../crawler/frontier/priority-ranks.ts';
 
 test('a worker\'s shards share its slots: never more requests at once than its concurrency', () => {
   const worker = new WorkerRequests(2);
@@ -59,4 +60,26 @@ test('a shard that stops asking holds no one back: withdrawn, or its offer left 
   assert.equal(other.admit(0.05), false);
   await new Promise((resolve) => setTimeout(resolve, 600));
   assert.equal(other.admit(0.05), true);
+});
+
+test('the crawl-wide cut-off holds a URL while the other workers have the crawl\'s window of hosts ready with better ones', () => {
+  const worker = new WorkerRequests(4);
+  const shard = worker.gate(() => undefined);
+  // The crawl's window: 2 workers of 4 slots. The other worker has 5 hosts ready at 0.9 and 3 at 0.4.
+  worker.setCutoff([[priorityBucket(0.9), 5], [priorityBucket(0.4), 3]], 8);
+  assert.equal(shard.admit(0.1), true, 'nothing of this worker in flight: nothing here would end a wait');
+  shard.started();
+  assert.equal(shard.admit(0.1), false, '8 ready hosts elsewhere have better URLs: they take the budget first');
+  assert.equal(worker.heldByCutoff, 1);
+  assert.equal(shard.admit(0.5), true, 'only 5 rank above 0.5');
+  shard.started();
+  assert.equal(shard.admit(Number.POSITIVE_INFINITY), true, 'a turn a render waits for is never held');
+  shard.started();
+  // The other worker fetched its best: 3 + 3 ready hosts are left, fewer than the window.
+  worker.setCutoff([[priorityBucket(0.9), 3], [priorityBucket(0.4), 3]], 8);
+  assert.equal(shard.admit(0.1), true);
+  // No summary from others (alone, or they cannot spend): nothing is held.
+  worker.setCutoff([], 8);
+  assert.equal(shard.admit(-5), true);
+  assert.equal(worker.heldByCutoff, 1);
 });

@@ -1,0 +1,113 @@
+import type { Redis } from 'ioredis';
+import type { ClusterKeys } from './cluster-keys.ts';
+import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-damage.ts';
+
+/*
+ * The crawl-wide cut-off. A plain crawl gives a host a turn only while fewer than its window
+ * of queued URLs (its concurrency) rank above the host's best one (frontier/crawl-frontier.ts
+ * next()). A cluster's workers do the same across the crawl: each publishes the priority
+ * buckets (frontier/priority-ranks.ts) of its shards' best waiting URLs, a few pairs of
+ * numbers, and reads everyone else's. A URL waits while the crawl's window (every worker's
+ * slots together) of better URLs waits, here or elsewhere (worker-requests.ts), so the page
+ * budget goes where the best URLs are, not to whoever is ready.
+ *
+ * A worker that has no page of the budget left publishes nothing: its URLs must not hold
+ * back workers that can still spend. Another worker's field is checked before it counts; a
+ * damaged one is left out and reported.
+ */
+
+/** Pairs of [bucket, count], best bucket first. */
+export type TopBuckets = [bucket: number, count: number][];
+
+/** A field that lists more pairs than this is not a summary of a window's worth. */
+const MAX_PAIRS = 65_536;
+
+/** Merges summaries into one, best first, until it holds `limit` URLs. */
+export function mergeTopBuckets(summaries: readonly TopBuckets[], limit: number): TopBuckets {
+  const counts = new Map<number, number>();
+  for (const summary of summaries) for (const [bucket, count] of summary) counts.set(bucket, (counts.get(bucket) ?? 0) + count);
+  const out: TopBuckets = [];
+  let total = 0;
+  for (const bucket of [...counts.keys()].sort((a, b) => b - a)) {
+    if (total >= limit) break;
+    const count = counts.get(bucket) as number;
+    out.push([bucket, count]);
+    total += count;
+  }
+  return out;
+}
+
+function isTopBuckets(value: unknown): value is TopBuckets {
+  return (
+    Array.isArray(value) &&
+    value.length <= MAX_PAIRS &&
+    value.every(
+      (pair) => Array.isArray(pair) && pair.length === 2 && Number.isInteger(pair[0]) && pair[0] >= 0 && pair[0] < 65_536 && Number.isInteger(pair[1]) && pair[1] > 0,
+    )
+  );
+}
+
+export class CrawlCutoff {
+  readonly #redis: Redis;
+  readonly #keys: ClusterKeys;
+  readonly #worker: string;
+  readonly #onDamage: DamageReport;
+
+  constructor(redis: Redis, keys: ClusterKeys, worker: string, onDamage: DamageReport = throwDamage(keys.name)) {
+    this.#redis = redis;
+    this.#keys = keys;
+    this.#worker = worker;
+    this.#onDamage = onDamage;
+  }
+
+  /**
+   * Publishes this worker's summary (none when it cannot spend) and returns the other
+   * workers' merged, up to `window` URLs; fields of workers no longer live are dropped.
+   */
+  async exchange(own: TopBuckets | undefined, live: readonly string[], window: number): Promise<TopBuckets> {
+    let fields: Record<string, string>;
+    try {
+      if (own === undefined) await this.#redis.hdel(this.#keys.topPriorities, this.#worker);
+      else await this.#redis.hset(this.#keys.topPriorities, this.#worker, JSON.stringify(own));
+      fields = await this.#redis.hgetall(this.#keys.topPriorities);
+    } catch (err) {
+      if (!isKeyDamage(err)) throw err;
+      const key = this.#keys.topPriorities;
+      this.#onDamage({
+        key, expected: 'each worker\'s best waiting priorities (a hash of JSON fields)', found: foundBy(err),
+        meanwhile: 'each worker orders by its own URLs only', repair: `delete it (redis-cli DEL ${key}): the workers write it again within a second`,
+      });
+      return [];
+    }
+    const gone = Object.keys(fields).filter((worker) => worker !== this.#worker && !live.includes(worker));
+    if (gone.length > 0) await this.#redis.hdel(this.#keys.topPriorities, ...gone);
+    const summaries: TopBuckets[] = [];
+    for (const [worker, text] of Object.entries(fields)) {
+      if (worker === this.#worker || gone.includes(worker)) continue;
+      const parsed = parseField(text);
+      if (parsed !== undefined) summaries.push(parsed);
+      else {
+        const key = this.#keys.topPriorities;
+        const field = JSON.stringify(worker.slice(0, 80));
+        this.#onDamage({
+          key, expected: 'each worker\'s best waiting priorities (pairs of whole numbers)', found: `its field ${field} holds ${JSON.stringify(text.slice(0, 40))}`,
+          meanwhile: 'that field is left out of the cut-off', repair: `delete the field (redis-cli HDEL ${key} ${field}): a live worker writes its own again within a second`,
+        });
+      }
+    }
+    return mergeTopBuckets(summaries, window);
+  }
+
+  async leave(): Promise<void> {
+    await this.#redis.hdel(this.#keys.topPriorities, this.#worker);
+  }
+}
+
+function parseField(text: string): TopBuckets | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isTopBuckets(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
