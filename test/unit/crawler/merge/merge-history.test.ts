@@ -3,6 +3,8 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { mergeCommand } from '../../../../crawler/cli/commands/merge.ts';
+import { pageHistory } from '../../../../crawler/library/page-versions.ts';
 import { mergeShards, type MergeSummary } from '../../../../crawler/merge/merge-shards.ts';
 import { openCollection, type Db, type ReadonlyDb } from '../../../../crawler/store/database.ts';
 import { HostStore } from '../../../../crawler/store/host-store.ts';
@@ -228,7 +230,15 @@ describe('mergeShards carries versions, revisits and soft-404 folders', () => {
     const versioned = crawled.prepare('SELECT count(DISTINCT page_seq) FROM page_versions').pluck().get() as number;
     assert.ok(versioned >= 2, `the crawl stored earlier versions of ${versioned} pages`);
     assert.ok((crawled.prepare('SELECT count(*) FROM revisits').pluck().get() as number) >= 10);
-    for (const url of urls) assert.deepEqual(historyOf(db, url), historyOf(crawled, url), url);
+    // As the viewer lists them too: the page's number is all that differs.
+    const listed = (c: ReadonlyDb, url: string): unknown => {
+      const { seq: _, ...rest } = pageHistory(c, c.prepare('SELECT p.seq FROM pages p JOIN urls u ON u.id = p.url_id WHERE u.url = ?').pluck().get(url) as number, 'oldest-first');
+      return rest;
+    };
+    for (const url of urls) {
+      assert.deepEqual(historyOf(db, url), historyOf(crawled, url), url);
+      assert.deepEqual(listed(db, url), listed(crawled, url), url);
+    }
     assert.ok((db.prepare('SELECT max(version) FROM pages').pluck().get() as number) >= 2);
   });
 
@@ -309,5 +319,17 @@ describe('mergeShards carries versions, revisits and soft-404 folders', () => {
     } finally {
       writable.close();
     }
+  });
+
+  it('says in the command\'s summary how many earlier versions and revisits it carried', () => {
+    let stdout = '';
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
+    try {
+      assert.equal(mergeCommand(['--dir', data, '--db', join(tmp.dir, 'again.forager')]), 0);
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.match(stdout, new RegExp(`, 1 conflicts, ${summary.versions} earlier versions, ${summary.revisits} revisits, `));
   });
 });
