@@ -1,7 +1,7 @@
 /*
  * The merged collection's fetch order (pages.seq). Each shard's pages come in its own seq
- * order, and the shards' streams are merged by fetch time (pages.fetched_at), ties going to
- * the lower shard: a plausible order for one crawl of all the partitions. A shard's own
+ * order, and the shards' streams are merged by fetch time (a page's first fetch), ties going
+ * to the lower shard: a plausible order for one crawl of all the partitions. A shard's own
  * order is never changed, even where concurrent fetches completed out of order, so that an
  * exact duplicate still follows the page holding its body, and a resumed or replayed crawl
  * still meets a page after the pages that led to it.

@@ -1,21 +1,24 @@
 import { newPageOf, PAGE_ROW_SQL, type NewPage, type PageRow } from '../store/page-row.ts';
+import { storedBodySql, storedPayloadSql } from '../store/stored-body.ts';
 import { fetchOrder, type FetchedPage } from './fetch-order.ts';
 import { IdMap } from './id-map.ts';
-import type { DocumentValues, MergedCollection, RenderValues } from './merged-collection.ts';
+import type { DocumentValues, MergedCollection, PageHistoryValues, RenderValues } from './merged-collection.ts';
 import type { MergedUrls } from './merge-urls.ts';
 import type { ShardQuery, ShardReader } from './shard-reader.ts';
 
 /*
  * Pages, in the merged fetch order (fetch-order.ts), each written with what hangs on its seq
- * (its links, render, requisites, pending requisites) as a crawl stores a page: through
- * PageStore, which gives the next seq and fills the full-text index by the store's own rule.
+ * (its links, render, requisites, pending requisites, revisit bookkeeping) as a crawl stores
+ * a page: through PageStore, which gives the next seq and fills the full-text index by the
+ * store's own rule. Its earlier versions and revisits follow once every seq is known
+ * (merge-versions.ts).
  * A page is never stored twice: should two shards hold a page of one URL (a fenced worker,
  * a bug), the first in fetch order is kept and the other counted as a conflict, its links
  * and side rows dropped with it.
  */
 
 /** A shard page left out as a conflict; its seq maps here rather than to a merged seq. */
-const DROPPED = -1;
+export const DROPPED = -1;
 /** Light rows read ahead per shard: the heap's heads cost little, whatever the pages' sizes. */
 const READ_AHEAD = 256;
 
@@ -32,12 +35,14 @@ class ShardPages {
   readonly urlIds: IdMap;
   readonly seqs: IdMap;
   readonly page: ShardQuery<PageRow>;
+  /** A page's own bytes, or those of the page or earlier version it duplicates exactly. */
   readonly bytes: ShardQuery<{ body: Buffer | null; payload: Buffer | null }>;
   readonly links: ShardQuery<ShardLink>;
   readonly render: ShardQuery<RenderValues> | undefined;
   readonly document: ShardQuery<DocumentValues> | undefined;
   readonly requisites: ShardQuery<[string]> | undefined;
   readonly pending: ShardQuery<{ pageUrl: string; requisites: string }> | undefined;
+  readonly history: ShardQuery<PageHistoryValues> | undefined;
 
   constructor(shard: ShardReader, urlIds: IdMap) {
     this.shard = shard;
@@ -45,7 +50,7 @@ class ShardPages {
     const extent = shard.query<{ maxSeq: number | null; n: number }>('SELECT max(seq) AS maxSeq, count(*) AS n FROM pages').get() as { maxSeq: number | null; n: number };
     this.seqs = new IdMap(extent.maxSeq ?? 0, extent.n);
     this.page = shard.query(PAGE_ROW_SQL);
-    this.bytes = shard.query('SELECT body, payload FROM pages WHERE seq = ?');
+    this.bytes = shard.query(shard.read((db) => `SELECT ${storedBodySql(db, 'p')} AS body, ${storedPayloadSql(db, 'p')} AS payload FROM pages p WHERE p.seq = ?`));
     this.links = shard.query('SELECT dst_id AS dstId, anchor, context_before AS contextBefore, context_after AS contextAfter FROM links WHERE src_seq = ?');
     // Most crawls render nothing and fetch no requisites: a page then costs no lookups in those tables.
     const has = (table: string): boolean => (shard.query<[number]>(`SELECT EXISTS (SELECT 1 FROM ${table})`, true).get() as [number])[0] === 1;
@@ -57,15 +62,23 @@ class ShardPages {
       : undefined;
     this.requisites = has('requisites') ? shard.query('SELECT url FROM requisites WHERE page_seq = ?', true) : undefined;
     this.pending = has('requisites_pending') ? shard.query('SELECT page_url AS pageUrl, requisites FROM requisites_pending WHERE page_seq = ?') : undefined;
+    // Only a revisit moves a page off a new page's bookkeeping, and every revisit leaves a revisits row.
+    this.history = has('revisits')
+      ? shard.query(
+          `SELECT version, first_fetched_at AS firstFetchedAt, checked_at AS checkedAt, gone_at AS goneAt, revisit_count AS revisitCount, change_count AS changeCount
+           FROM pages WHERE seq = ?`,
+        )
+      : undefined;
   }
 
   /**
-   * The shard's pages' seqs and fetch times in seq order, read a few hundred at a time
+   * The shard's pages' seqs and first fetch times in seq order, read a few hundred at a time
    * (keyset paging, not one open iterator): the connection stays free for the page rows,
-   * read one at a time as their turn comes.
+   * read one at a time as their turn comes. A page's place is its first version's fetch: a
+   * revisit that stored a new one moved fetched_at, not the page.
    */
   *byFetch(): Generator<FetchedPage> {
-    const next = this.shard.query<[number, number]>('SELECT seq, fetched_at FROM pages WHERE seq > ? ORDER BY seq LIMIT ?', true);
+    const next = this.shard.query<[number, number]>('SELECT seq, coalesce(first_fetched_at, fetched_at) FROM pages WHERE seq > ? ORDER BY seq LIMIT ?', true);
     let after = Number.MIN_SAFE_INTEGER;
     for (;;) {
       const rows = next.all(after, READ_AHEAD);
@@ -78,9 +91,15 @@ class ShardPages {
 
 export interface MergedPages {
   pages: number;
+  /** Per shard (in the order given): its page seqs' new seqs, DROPPED for a conflict. */
+  seqs: IdMap[];
   /** Pages left out because another shard's page of the same URL came first. */
   conflicts: number;
-  /** Duplicates whose original was such a conflict: kept with their own bytes, no longer marked duplicates. */
+  /**
+   * Duplicates whose original was such a conflict, or comes later in the merged order (a
+   * revisit's new version can repeat a later page's body): kept with their own bytes, no
+   * longer marked duplicates.
+   */
   unlinkedDuplicates: number;
 }
 
@@ -110,7 +129,7 @@ export function mergePages(shards: readonly ShardReader[], urls: MergedUrls, out
     out.wrote();
     copyPageRows(source, seq, newSeq, out);
   }
-  return { pages, conflicts, unlinkedDuplicates };
+  return { pages, seqs: sources.map((source) => source.seqs), conflicts, unlinkedDuplicates };
 }
 
 /** A shard's page row as PageStore takes it, its ids made the merged collection's. */
@@ -126,8 +145,8 @@ function newPage(source: ShardPages, row: PageRow, urlId: number): NewPage {
     const original = source.seqs.get(page.duplicateOf.seq);
     if (original > 0) duplicateOf = { seq: original, kind: page.duplicateOf.kind };
     else if (page.duplicateOf.kind === 'exact' && page.body === null) {
-      // Its original lost a conflict, so the bytes it shared are not in the merge: it keeps them itself.
-      const bytes = source.bytes.get(page.duplicateOf.seq);
+      // Its original lost a conflict or is not stored yet, so the bytes it shared are not in the merge: it keeps them itself.
+      const bytes = source.bytes.get(row.seq);
       page.body = bytes?.body ?? null;
       page.payload = bytes?.payload ?? null;
     }
@@ -137,8 +156,15 @@ function newPage(source: ShardPages, row: PageRow, urlId: number): NewPage {
   return { ...page, urlId, redirectTo, duplicateOf };
 }
 
-/** The rows keyed by the page's seq: its links (to the merged URL ids), render, document facts, requisites and pending requisites. */
+/** A new page's bookkeeping: version 1, never revisited. */
+function isNew(h: PageHistoryValues): boolean {
+  return h.version === 1 && h.firstFetchedAt === null && h.checkedAt === null && h.goneAt === null && h.revisitCount === 0 && h.changeCount === 0;
+}
+
+/** The rows keyed by the page's seq: its revisit bookkeeping, links (to the merged URL ids), render, document facts, requisites and pending requisites. */
 function copyPageRows(source: ShardPages, seq: number, newSeq: number, out: MergedCollection): void {
+  const history = source.history?.get(seq);
+  if (history !== undefined && !isNew(history)) out.setPageHistory(newSeq, history);
   const links = source.links.all(seq);
   for (const link of links) {
     const dstId = source.urlIds.get(link.dstId);

@@ -1,10 +1,10 @@
 import type { IdMap } from './id-map.ts';
-import type { MergedCollection, RunValues, SubresourceValues } from './merged-collection.ts';
+import type { FolderValues, MergedCollection, RunValues, SubresourceValues } from './merged-collection.ts';
 import type { ShardReader } from './shard-reader.ts';
 
 /*
- * What is not keyed by a page: the runs, the user's labels, and the subresources renders and
- * requisites fetched.
+ * What is not keyed by a page: the runs, the user's labels, the subresources renders and
+ * requisites fetched, and the soft-404 probes of hosts' folders.
  */
 
 /** Every shard's runs, one row each, ordered by when they started: `stats` adds their counters up as for any crawl. */
@@ -45,4 +45,17 @@ export function mergeSubresources(shards: readonly ShardReader[], out: MergedCol
   for (const shard of shards) {
     for (const row of shard.query<SubresourceValues>('SELECT url, status, headers, body, fetched_at AS fetchedAt FROM subresources ORDER BY url').iterate()) out.insertSubresource(row);
   }
+}
+
+/** The folders' soft-404 probes, on the merged host ids; one host's folder probed in two shards keeps the later probe. */
+export function mergeSoft404Folders(shards: readonly ShardReader[], hostIds: readonly IdMap[], out: MergedCollection): void {
+  shards.forEach((shard, s) => {
+    const ids = hostIds[s] as IdMap;
+    const rows = shard.query<FolderValues & { hostId: number }>('SELECT host_id AS hostId, folder, CAST(simhash AS TEXT) AS simhash, probed_at AS probedAt FROM soft404_folders');
+    for (const row of rows.iterate()) {
+      const hostId = ids.get(row.hostId);
+      if (hostId === 0) throw shard.inconsistent(`the soft-404 probe of folder ${row.folder} names host ${row.hostId}, which the shard does not hold`);
+      out.putSoft404Folder(hostId, row);
+    }
+  });
 }

@@ -3,20 +3,22 @@ import { DeferredIndexes } from './deferred-indexes.ts';
 import { MergedCollection } from './merged-collection.ts';
 import { mergeHosts } from './merge-hosts.ts';
 import { mergePages } from './merge-pages.ts';
-import { mergeLabels, mergeRuns, mergeSubresources } from './merge-records.ts';
+import { mergeLabels, mergeRuns, mergeSoft404Folders, mergeSubresources } from './merge-records.ts';
 import { mergeCookies } from './merge-cookies.ts';
 import { checkSameCrawl, copySettings } from './merge-settings.ts';
 import { mergeUrls } from './merge-urls.ts';
+import { mergeRevisits, mergeVersions } from './merge-versions.ts';
 import { checkOutPath, placeMerged, removeCollectionFiles, temporaryPath } from './out-file.ts';
 import { findShards } from './shard-files.ts';
 import { ShardReader } from './shard-reader.ts';
 
 /*
  * `forager merge`: a crawl cluster's shards (DATA/shard-NNN.forager, one per partition that
- * had work) made into one ordinary collection, which serve, search, export, lab and label
- * use as any other. Each shard is read in one snapshot, read-only, so a running crawl's
- * shards can be merged; the new collection is created at the current schema through the
- * store and renamed into place only when complete.
+ * had work) made into one ordinary collection, with the pages' earlier versions, revisits and
+ * soft-404 probes, which serve, search, export, lab and label use as any other. Each shard is
+ * read in one snapshot, read-only, so a running crawl's shards can be merged; the new
+ * collection is created at the current schema through the store and renamed into place only
+ * when complete.
  *
  * Memory: the merge keeps a few bytes per URL and page in typed arrays (each shard's ids to
  * the new ids, a fingerprint table while URLs are merged, five bytes of marks per URL), and
@@ -45,8 +47,14 @@ export interface MergeSummary {
   conflicts: number;
   /** Two URLs with one fingerprint in different shards, kept as one (as a shard's own seen test would). */
   urlClashes: number;
-  /** Duplicates whose original was a conflict left out: kept with their own bytes, unmarked. */
+  /** Duplicates (pages and earlier versions) whose original was a conflict left out or came later: kept with their own bytes, unmarked. */
   unlinkedDuplicates: number;
+  /** Earlier versions of the pages kept (page_versions rows). */
+  versions: number;
+  /** Revisits of the pages kept. */
+  revisits: number;
+  /** Folders' soft-404 probes. */
+  soft404Folders: number;
   seconds: number;
 }
 
@@ -66,12 +74,15 @@ export function mergeShards(dir: string, out: string, options: MergeOptions = {}
     db = openCollection(temp, { create: true });
     // Nothing is gained by syncing a file that a failure deletes whole; it is synced once before the rename.
     skipSyncing(db);
-    const indexes = new DeferredIndexes(db, ['urls', 'links', 'pages']);
+    const indexes = new DeferredIndexes(db, ['urls', 'links', 'pages', 'revisits']);
     merged = new MergedCollection(db);
     copySettings(shards[0] as ShardReader, merged);
     const hostIds = mergeHosts(shards, merged);
     const urls = mergeUrls(shards, hostIds, merged);
     const pages = mergePages(shards, urls, merged);
+    const versions = mergeVersions(shards, pages.seqs, merged);
+    const revisits = mergeRevisits(shards, pages.seqs, merged);
+    mergeSoft404Folders(shards, hostIds, merged);
     mergeLabels(shards, urls.urlIds, merged);
     mergeSubresources(shards, merged);
     mergeRuns(shards, merged);
@@ -90,7 +101,10 @@ export function mergeShards(dir: string, out: string, options: MergeOptions = {}
       stubsResolved: urls.marks.resolvedStubs(),
       conflicts: pages.conflicts,
       urlClashes: urls.clashes,
-      unlinkedDuplicates: pages.unlinkedDuplicates,
+      unlinkedDuplicates: pages.unlinkedDuplicates + versions.unlinkedDuplicates,
+      versions: versions.versions,
+      revisits,
+      soft404Folders: merged.count('soft404_folders'),
       seconds: 0,
     };
     checkpointAndTruncate(db);

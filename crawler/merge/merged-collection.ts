@@ -73,6 +73,71 @@ export interface SubresourceValues {
   fetchedAt: number;
 }
 
+/** A page's revisit bookkeeping (pages columns since schema 8): how many versions, when first fetched and last checked, gone or not, and its counts. */
+export interface PageHistoryValues {
+  version: number;
+  firstFetchedAt: number | null;
+  checkedAt: number | null;
+  goneAt: number | null;
+  revisitCount: number;
+  changeCount: number;
+}
+
+/** A page_versions row as a shard holds it, its page_seq and duplicate_of to be given the merged seqs. */
+export interface VersionValues {
+  version: number;
+  status: number;
+  httpVersion: string | null;
+  statusText: string | null;
+  headers: string;
+  contentType: string | null;
+  charset: string | null;
+  body: Buffer | null;
+  bodyBytes: number;
+  wireBytes: number;
+  title: string | null;
+  text: string | null;
+  relevance: number | null;
+  hot: number;
+  note: string | null;
+  startedAt: number;
+  fetchedAt: number;
+  responseMs: number;
+  remoteAddress: string | null;
+  requestHead: string | null;
+  payload: Buffer | null;
+  bodyHash: string | null;
+  duplicateOf: number | null;
+}
+
+/** A revisits row as a shard holds it (headers as JSON text). */
+export interface RevisitValues {
+  version: number;
+  outcome: string;
+  status: number;
+  httpVersion: string | null;
+  statusText: string | null;
+  headers: string;
+  requestHead: string | null;
+  startedAt: number;
+  fetchedAt: number;
+  responseMs: number;
+  wireBytes: number;
+  remoteAddress: string | null;
+}
+
+/** A soft404_folders row; the simhash in decimal text (a number would lose bits), null for a folder that answered a real 404. */
+export interface FolderValues {
+  folder: string;
+  simhash: string | null;
+  probedAt: number;
+}
+
+/** page_versions' columns after its id, in VersionValues' order (page_seq first). */
+const VERSION_COLUMNS =
+  'page_seq, version, status, http_version, status_text, headers, content_type, charset, body, body_bytes, wire_bytes, title, text, relevance, hot, note, ' +
+  'started_at, fetched_at, response_ms, remote_address, request_head, payload, body_hash, duplicate_of';
+
 const bigOrNull = (text: string | null): bigint | null => (text === null ? null : BigInt(text));
 
 export class MergedCollection {
@@ -92,6 +157,11 @@ export class MergedCollection {
   readonly #insertSubresource;
   readonly #insertRequisite;
   readonly #insertPending;
+  readonly #setPageHistory;
+  readonly #insertVersion;
+  readonly #indexVersion;
+  readonly #insertRevisit;
+  readonly #putFolder;
 
   constructor(db: Db) {
     this.db = db;
@@ -120,6 +190,20 @@ export class MergedCollection {
     this.#insertSubresource = db.prepare('INSERT OR IGNORE INTO subresources (url, status, headers, body, fetched_at) VALUES (?, ?, ?, ?, ?)');
     this.#insertRequisite = db.prepare('INSERT OR IGNORE INTO requisites (page_seq, url) VALUES (?, ?)');
     this.#insertPending = db.prepare('INSERT OR REPLACE INTO requisites_pending (page_seq, page_url, requisites) VALUES (?, ?, ?)');
+    this.#setPageHistory = db.prepare(
+      'UPDATE pages SET version = ?, first_fetched_at = ?, checked_at = ?, gone_at = ?, revisit_count = ?, change_count = ? WHERE seq = ?',
+    );
+    this.#insertVersion = db.prepare(`INSERT INTO page_versions (${VERSION_COLUMNS}) VALUES (${VERSION_COLUMNS.split(',').map(() => '?').join(', ')})`);
+    this.#indexVersion = db.prepare('INSERT INTO versions_fts (rowid, title, text) VALUES (?, ?, ?)');
+    this.#insertRevisit = db.prepare(
+      `INSERT INTO revisits (page_seq, version, outcome, status, http_version, status_text, headers, request_head, started_at, fetched_at, response_ms, wire_bytes, remote_address)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // A folder probed by two shards (its host in two partitions) keeps the later probe: the latest word on what the folder answers.
+    this.#putFolder = db.prepare(
+      `INSERT INTO soft404_folders (host_id, folder, simhash, probed_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(host_id, folder) DO UPDATE SET simhash = excluded.simhash, probed_at = excluded.probed_at WHERE excluded.probed_at > soft404_folders.probed_at`,
+    );
     db.exec('BEGIN');
   }
 
@@ -208,8 +292,38 @@ export class MergedCollection {
     this.wrote();
   }
 
+  /** A stored page's revisit bookkeeping, which PageStore's insert leaves at a new page's defaults. */
+  setPageHistory(pageSeq: number, h: PageHistoryValues): void {
+    this.#setPageHistory.run(h.version, h.firstFetchedAt, h.checkedAt, h.goneAt, h.revisitCount, h.changeCount, pageSeq);
+    this.wrote();
+  }
+
+  /** An earlier version of the page `pageSeq`; `indexed`: its text goes into the earlier versions' full-text index, as it was in the shard's. */
+  insertVersion(pageSeq: number, v: VersionValues, indexed: boolean): void {
+    const id = Number(
+      this.#insertVersion.run(
+        pageSeq, v.version, v.status, v.httpVersion, v.statusText, v.headers, v.contentType, v.charset, v.body, v.bodyBytes, v.wireBytes, v.title, v.text,
+        v.relevance, v.hot, v.note, v.startedAt, v.fetchedAt, v.responseMs, v.remoteAddress, v.requestHead, v.payload, v.bodyHash, v.duplicateOf,
+      ).lastInsertRowid,
+    );
+    if (indexed) this.#indexVersion.run(id, v.title ?? '', v.text ?? '');
+    this.wrote();
+  }
+
+  insertRevisit(pageSeq: number, r: RevisitValues): void {
+    this.#insertRevisit.run(
+      pageSeq, r.version, r.outcome, r.status, r.httpVersion, r.statusText, r.headers, r.requestHead, r.startedAt, r.fetchedAt, r.responseMs, r.wireBytes, r.remoteAddress,
+    );
+    this.wrote();
+  }
+
+  putSoft404Folder(hostId: number, f: FolderValues): void {
+    this.#putFolder.run(hostId, f.folder, bigOrNull(f.simhash), f.probedAt);
+    this.wrote();
+  }
+
   /** Row counts of the finished collection, for the summary. */
-  count(table: 'pages' | 'urls' | 'links' | 'hosts' | 'labels' | 'runs'): number {
+  count(table: 'pages' | 'urls' | 'links' | 'hosts' | 'labels' | 'runs' | 'page_versions' | 'revisits' | 'soft404_folders'): number {
     return this.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
   }
 }

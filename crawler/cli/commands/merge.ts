@@ -14,6 +14,7 @@ export function mergeCommand(argv: string[]): number {
     return 0;
   }
   const extra = [
+    ...(s.versions + s.revisits > 0 ? [`${s.versions} earlier versions, ${s.revisits} revisits`] : []),
     ...(s.urlClashes > 0 ? [`${s.urlClashes} fingerprint clashes`] : []),
     ...(s.unlinkedDuplicates > 0 ? [`${s.unlinkedDuplicates} duplicates unmarked`] : []),
   ];
