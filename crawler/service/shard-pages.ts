@@ -1,16 +1,15 @@
-import { pageRow, pageTable, withVerdicts } from '../library/page-table.ts';
+import { pageRow, pageTable } from '../library/page-table.ts';
 import { PageLookup } from '../library/page-lookup.ts';
-import { searchPages, type SearchHit } from '../library/search.ts';
-import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
+import type { PageList, PageListInput, PageRow, PageSort } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { createCollectionPageSource, isHtmlPage, MAX_REDIRECT_HOPS, type StoredPageSource } from '../viewer/page-source.ts';
 import { shardSeq, shardSeqParts, type OpenShard, type ShardSet } from './shard-set.ts';
 import { mergeSorted } from './sorted-merge.ts';
 
 /*
- * The library's reads across a shard set. A list or a search runs on every shard for its own
- * first offset + limit rows, and those are merged in the order one merged collection
- * (`forager merge`) would give; a page, a URL or a stored page is read from one shard only:
+ * The library's reads across a shard set. A list runs on every shard for its own first
+ * offset + limit rows, and those are merged in the order one merged collection (`forager
+ * merge`) would give (a search likewise, in shard-search.ts); a page, a URL or a stored page is read from one shard only:
  * the page's, named by its number (shardSeq), or the URL's owner by partition.
  *
  * The merged collection numbers pages by fetch time across shards (merge/fetch-order.ts), and
@@ -19,7 +18,7 @@ import { mergeSorted } from './sorted-merge.ts';
  */
 
 /** A row with the shard it came from and its number there. */
-interface FromShard<Row> {
+export interface FromShard<Row> {
   row: Row;
   partition: number;
   seq: number;
@@ -28,7 +27,7 @@ interface FromShard<Row> {
 }
 
 /** Whether `a` was stored before `b` in the merged collection's fetch order. */
-function fetchedBefore<Row>(a: FromShard<Row>, b: FromShard<Row>): boolean {
+export function fetchedBefore<Row>(a: FromShard<Row>, b: FromShard<Row>): boolean {
   if (a.partition === b.partition) return a.seq < b.seq;
   return a.fetchedAt < b.fetchedAt || (a.fetchedAt === b.fetchedAt && a.partition < b.partition);
 }
@@ -57,46 +56,6 @@ export function listShardPages(shards: readonly OpenShard[], query: Omit<PageLis
   });
   const pages = mergeSorted(streams, PAGE_ORDER[query.sort ?? 'relevance'], offset, limit).map((item) => item.row);
   return { total, offset, pages };
-}
-
-export interface ShardSearchOptions {
-  limit: number;
-  marks: [string, string];
-  allVersions: boolean;
-}
-
-/**
- * Full-text search on every shard, the best `limit` hits of all by score. Each shard scores
- * with BM25 over its own index, so its term statistics (how rare a word is) are the shard's,
- * not the whole crawl's: hits of equal text rank alike, but the order can differ from one
- * merged collection's where a word is much more common in one shard than in another.
- */
-export function searchShards(shards: readonly OpenShard[], text: string, options: ShardSearchOptions): SearchResult[] {
-  const streams = shards.map((shard) =>
-    searchPages(shard.db, text, { limit: options.limit, highlight: options.marks, allVersions: options.allVersions }).map((hit) => ({
-      row: hit,
-      partition: shard.partition,
-      seq: hit.seq,
-      fetchedAt: hit.fetchedAt,
-    })),
-  );
-  const best = mergeSorted(
-    streams,
-    (a, b) => a.row.score > b.row.score || (a.row.score === b.row.score && (a.row.version > b.row.version || (a.row.version === b.row.version && fetchedBefore(a, b)))),
-    0,
-    options.limit,
-  );
-  // The verdicts are read from each hit's own shard, then put back in the merged order.
-  const byShard = new Map<OpenShard, SearchHit[]>();
-  for (const item of best) {
-    const shard = shards.find((s) => s.partition === item.partition) as OpenShard;
-    byShard.set(shard, [...(byShard.get(shard) ?? []), item.row]);
-  }
-  const results = new Map<SearchHit, SearchResult>();
-  for (const [shard, hits] of byShard) {
-    withVerdicts(shard.db, hits).forEach((result, i) => results.set(hits[i] as SearchHit, { ...result, seq: shardSeq(shard.partition, result.seq) }));
-  }
-  return best.map((item) => results.get(item.row) as SearchResult);
 }
 
 /** A page's shard and its number there; undefined when the number names no open shard. */

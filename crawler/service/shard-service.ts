@@ -18,7 +18,8 @@ import { MARK_END, MARK_START } from '../protocol/api.ts';
 import type { StoredPageSource } from '../viewer/page-source.ts';
 import { documentContent, pageDetail, pageVersions, type PageAt } from './page-views.ts';
 import type { ForagerServiceEvents } from './service.ts';
-import { listShardPages, pageShard, searchShards, shardPageSource } from './shard-pages.ts';
+import { listShardPages, pageShard, shardPageSource } from './shard-pages.ts';
+import { searchShards } from './shard-search.ts';
 import { ShardSet } from './shard-set.ts';
 
 /** Hosts the dashboard lists. */
