@@ -244,3 +244,43 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
     }
   });
 });
+
+describe('forager serve --shards: what it refuses', () => {
+  test('a missing directory, a file, and --shards beside --db or --redis are refused in words, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'forager-serve-shards-bad-'));
+    try {
+      const missing = await runCli(['serve', '--shards', join(dir, 'nowhere'), '--port', '0']);
+      assert.equal(missing.code, 2, missing.stderr);
+      assert.match(missing.stderr, /--shards .*nowhere: no such directory/);
+      const file = join(dir, 'shard-001.forager');
+      copyFileSync(process.execPath, file);
+      const notDir = await runCli(['serve', '--shards', file, '--port', '0']);
+      assert.equal(notDir.code, 2, notDir.stderr);
+      assert.match(notDir.stderr, /is a file; give the data directory/);
+      const both = await runCli(['serve', '--shards', dir, '--db', file, '--port', '0']);
+      assert.equal(both.code, 2, both.stderr);
+      assert.match(both.stderr, /give one of --dir DIR, --db FILE or --shards DIR, not --db FILE and --shards DIR/);
+      const redis = await runCli(['serve', '--shards', dir, '--redis', 'redis://127.0.0.1:1', '--cluster', 'x', '--port', '0']);
+      assert.equal(redis.code, 2, redis.stderr);
+      assert.match(redis.stderr, /--shards DIR shows the shards alone/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a shard that is no collection is reported beside the readable ones, not in their way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'forager-serve-shards-damaged-'));
+    const service = new ShardService(dir);
+    try {
+      assert.deepEqual((await service.listPages({ collection: service.shards.id, limit: 10 })).pages, [], 'no shard yet: an empty collection');
+      copyFileSync(process.execPath, join(dir, 'shard-003.forager'));
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const [info] = await service.listCollections();
+      assert.match(info?.problem ?? '', /shard-003\.forager: cannot use .*file is not a database/);
+      assert.equal(info?.pages, 0);
+    } finally {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
