@@ -1,4 +1,5 @@
 import type { ReadonlyDb } from '../store/database.ts';
+import { hasVersions } from '../store/stored-body.ts';
 
 /*
  * What SQLite's bm25() over pages_fts is figured from, read from the index itself, so that
@@ -39,18 +40,35 @@ export interface FtsTotals {
   tokens: number;
 }
 
+/** A row of the index with its bm25 score (lower is better, as SQLite gives it) and what ranks its ties. */
+export interface ScoredRow {
+  seq: number;
+  score: number;
+  version: number;
+  fetchedAt: number;
+}
+
 export class FtsStatistics {
+  readonly #best;
   readonly #averages;
   readonly #docsize;
   readonly #hits;
-  readonly #score;
+  readonly #phraseRows;
 
   constructor(db: ReadonlyDb) {
+    this.#best = db.prepare(
+      `SELECT f.rowid AS seq, bm25(pages_fts, 5.0, 1.0) AS score, ${hasVersions(db) ? 'p.version' : '1'} AS version, p.fetched_at AS fetchedAt
+         FROM pages_fts f JOIN pages p ON p.seq = f.rowid WHERE pages_fts MATCH ? ORDER BY score, version DESC LIMIT ?`,
+    );
     this.#averages = db.prepare('SELECT block FROM pages_fts_data WHERE id = 1').pluck();
     this.#docsize = db.prepare('SELECT sz FROM pages_fts_docsize WHERE id = ?').pluck();
     this.#hits = db.prepare('SELECT count(*) FROM pages_fts WHERE pages_fts MATCH ?').pluck();
-    // A number is bound as a real, and FTS5 then drops the rowid constraint without a word: the CAST keeps it.
-    this.#score = db.prepare('SELECT bm25(pages_fts, 5.0, 1.0) FROM pages_fts WHERE pages_fts MATCH ? AND rowid = CAST(? AS INTEGER)').pluck();
+    this.#phraseRows = db.prepare('SELECT rowid, bm25(pages_fts, 5.0, 1.0) FROM pages_fts WHERE pages_fts MATCH ?').raw();
+  }
+
+  /** The best `limit` rows for an FTS5 query, as search.ts ranks them, without their snippets. */
+  best(match: string, limit: number): ScoredRow[] {
+    return this.#best.all(match, limit) as ScoredRow[];
   }
 
   /** The index's row and token counts. */
@@ -72,8 +90,17 @@ export class FtsStatistics {
     return sz === undefined ? 0 : sumOf(sz, 0);
   }
 
-  /** bm25() of one row for one phrase, as search.ts asks it (title weighted 5, text 1); undefined when the row does not hold it. */
-  phraseScore(phrase: string, seq: number): number | undefined {
-    return this.#score.get(phrase, seq) as number | undefined;
+  /**
+   * One pass over the rows that hold a phrase: how many there are, and the bm25() of the
+   * phrase alone (as search.ts asks it: title weighted 5, text 1) of those in `wanted`.
+   */
+  phraseScores(phrase: string, wanted: ReadonlySet<number>): { rows: number; scores: Map<number, number> } {
+    let rows = 0;
+    const scores = new Map<number, number>();
+    for (const [seq, score] of this.#phraseRows.iterate(phrase) as IterableIterator<[number, number]>) {
+      rows++;
+      if (wanted.has(seq)) scores.set(seq, score);
+    }
+    return { rows, scores };
   }
 }

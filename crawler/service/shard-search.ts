@@ -1,4 +1,4 @@
-import { FtsStatistics, type FtsTotals } from '../library/fts-statistics.ts';
+import { FtsStatistics, type FtsTotals, type ScoredRow } from '../library/fts-statistics.ts';
 import { withVerdicts } from '../library/page-table.ts';
 import { searchPages, toFtsQuery, type SearchHit } from '../library/search.ts';
 import type { SearchResult } from '../protocol/api.ts';
@@ -50,71 +50,101 @@ function idf(rows: number, hits: number): number {
   return value <= 0 ? 1e-6 : value;
 }
 
-/** One shard's figures for a query: its totals and, per phrase, the rows that hold it. */
+/** One shard's figures for a query: its totals, its candidates and, per phrase, the rows that hold it and each candidate's own score for it. */
 interface ShardTerms {
   shard: OpenShard;
   stats: FtsStatistics;
   totals: FtsTotals;
+  candidates: ScoredRow[];
   hits: number[];
+  /** Per phrase: bm25() of the phrase alone, as SQLite gives it, by candidate. */
+  scores: Map<number, number>[];
+}
+
+/** A shard's candidates and figures: one pass over each phrase's rows (the count its idf needs, and the candidates' scores for it). */
+function shardTerms(shard: OpenShard, match: string, phrases: readonly string[], candidates: number): ShardTerms {
+  const stats = statisticsOf(shard.db);
+  const best = stats.best(match, candidates);
+  // One phrase: the query's own score is the phrase's, and the count is all its pass has to give.
+  if (phrases.length === 1) {
+    return { shard, stats, totals: stats.totals(), candidates: best, hits: [stats.rowsWith(phrases[0] as string)], scores: [new Map(best.map((row) => [row.seq, row.score]))] };
+  }
+  const wanted = new Set(best.map((row) => row.seq));
+  const passes = phrases.map((phrase) => stats.phraseScores(phrase, wanted));
+  return { shard, stats, totals: stats.totals(), candidates: best, hits: passes.map((p) => p.rows), scores: passes.map((p) => p.scores) };
 }
 
 export function searchShards(shards: readonly OpenShard[], text: string, options: ShardSearchOptions): SearchResult[] {
-  const phrases = toFtsQuery(text).split(' ').filter((p) => p !== '');
-  if (phrases.length === 0) return [];
-  // Earlier versions are in another index (versions_fts): their hits keep their shard's own scores.
-  const rescore = !options.allVersions;
-  const terms: ShardTerms[] = shards.map((shard) => {
-    const stats = statisticsOf(shard.db);
-    return { shard, stats, totals: stats.totals(), hits: rescore ? phrases.map((p) => stats.rowsWith(p)) : [] };
-  });
+  const match = toFtsQuery(text);
+  if (match === '') return [];
+  // Earlier versions are in another index (versions_fts): with them, hits keep their shard's own scores.
+  if (options.allVersions) {
+    const streams = shards.map((shard) => fromShard(shard, searchPages(shard.db, text, { limit: options.limit, highlight: options.marks, allVersions: true })));
+    return results(shards, mergeSorted(streams, better, 0, options.limit), (_shard, hits) => hits);
+  }
+  const phrases = match.split(' ');
+  const terms = shards.map((shard) => shardTerms(shard, match, phrases, CANDIDATES * options.limit));
   const rows = terms.reduce((n, t) => n + t.totals.rows, 0);
   const avgdl = terms.reduce((n, t) => n + t.totals.tokens, 0) / rows;
   const idfs = phrases.map((_, i) => idf(rows, terms.reduce((n, t) => n + (t.hits[i] as number), 0)));
-
   const streams = terms.map((t) => {
-    const hits = searchPages(t.shard.db, text, { limit: CANDIDATES * options.limit, highlight: options.marks, allVersions: options.allVersions });
-    const scored = hits.map((hit) => ({
-      row: rescore ? { ...hit, score: crawlScore(t, phrases, idfs, avgdl, hit.seq) } : hit,
-      partition: t.shard.partition,
-      seq: hit.seq,
-      fetchedAt: hit.fetchedAt,
-    }));
-    return rescore ? scored.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)) : scored;
+    const scored = t.candidates.map((row) => ({ ...row, score: crawlScore(t, idfs, avgdl, row.seq) }));
+    return fromShard(t.shard, scored).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
   });
-  const best = mergeSorted(streams, better, 0, options.limit);
-  // The verdicts are read from each hit's own shard, then put back in the merged order.
-  const byShard = new Map<OpenShard, SearchHit[]>();
-  for (const item of best) {
-    const shard = shards.find((s) => s.partition === item.partition) as OpenShard;
-    byShard.set(shard, [...(byShard.get(shard) ?? []), item.row]);
+  // Snippets are made for the hits shown only: making one costs more than scoring a row.
+  return results(shards, mergeSorted(streams, better, 0, options.limit), (shard, best) => {
+    const hits = new Map(searchPages(shard.db, text, { limit: best.length, highlight: options.marks, seqs: best.map((row) => row.seq) }).map((hit) => [hit.seq, hit]));
+    return best.map((row) => ({ ...(hits.get(row.seq) as SearchHit), score: row.score }));
+  });
+}
+
+interface Ranked {
+  seq: number;
+  score: number;
+  version: number;
+  fetchedAt: number;
+}
+
+function fromShard<Row extends Ranked>(shard: OpenShard, rows: readonly Row[]): FromShard<Row>[] {
+  return rows.map((row) => ({ row, partition: shard.partition, seq: row.seq, fetchedAt: row.fetchedAt }));
+}
+
+/**
+ * The merged best rows as the API's results, in their order: each shard's rows made hits by
+ * `hitsOf` (in the order given) and given their verdicts, in one call per shard.
+ */
+function results<Row extends Ranked>(shards: readonly OpenShard[], best: readonly FromShard<Row>[], hitsOf: (shard: OpenShard, rows: Row[]) => SearchHit[]): SearchResult[] {
+  const byPartition = new Map<number, Row[]>();
+  for (const item of best) byPartition.set(item.partition, [...(byPartition.get(item.partition) ?? []), item.row]);
+  const found = new Map<Row, SearchResult>();
+  for (const shard of shards) {
+    const rows = byPartition.get(shard.partition);
+    if (rows === undefined) continue;
+    withVerdicts(shard.db, hitsOf(shard, rows)).forEach((result, i) => found.set(rows[i] as Row, { ...result, seq: shardSeq(shard.partition, result.seq) }));
   }
-  const results = new Map<SearchHit, SearchResult>();
-  for (const [shard, hits] of byShard) {
-    withVerdicts(shard.db, hits).forEach((result, i) => results.set(hits[i] as SearchHit, { ...result, seq: shardSeq(shard.partition, result.seq) }));
-  }
-  return best.map((item) => results.get(item.row) as SearchResult);
+  return best.map((item) => found.get(item.row) as SearchResult);
 }
 
 /** Best first: the higher score, then the later version (as search.ts orders), then the merged fetch order. */
-function better(a: FromShard<SearchHit>, b: FromShard<SearchHit>): boolean {
+function better(a: FromShard<Ranked>, b: FromShard<Ranked>): boolean {
   if (a.row.score !== b.row.score) return a.row.score > b.row.score;
   if (a.row.version !== b.row.version) return a.row.version > b.row.version;
   return fetchedBefore(a, b);
 }
 
 /** A row's bm25 score (higher is better) on the statistics of every shard together. */
-function crawlScore(t: ShardTerms, phrases: readonly string[], idfs: readonly number[], avgdl: number, seq: number): number {
+function crawlScore(t: ShardTerms, idfs: readonly number[], avgdl: number, seq: number): number {
   const length = t.stats.rowTokens(seq);
   const ownAvgdl = t.totals.tokens / t.totals.rows;
   let score = 0;
-  phrases.forEach((phrase, i) => {
-    const own = -(t.stats.phraseScore(phrase, seq) ?? 0);
+  idfs.forEach((crawlIdf, i) => {
+    const own = -((t.scores[i] as Map<number, number>).get(seq) ?? 0);
     // own = idf × f(k1+1) / (f + norm): solved for f, the phrase's weighted hits in the row (whole numbers, the weights being 5 and 1).
     const ratio = own / idf(t.totals.rows, t.hits[i] as number);
     const norm = K1 * (1 - B + (B * length) / ownAvgdl);
     const f = Math.round((ratio * norm) / (K1 + 1 - ratio));
     // As fts5_aux.c figures it, term by term.
-    score += (idfs[i] as number) * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * length) / avgdl)));
+    score += crawlIdf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * length) / avgdl)));
   });
   return score;
 }

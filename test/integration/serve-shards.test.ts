@@ -145,8 +145,11 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
       const across = await shards.searchPages({ collection: id, text, limit: 100 });
       const one = await merged.searchPages({ collection: mergedId, text, limit: 100 });
       assert.ok(one.length > 0, `no hit for ${text}`);
-      const hit = (r: SearchResult): string => `${r.url} ${r.relevance} ${r.title}`;
+      const hit = (r: SearchResult): string => `${r.url} ${r.relevance} ${r.title} ${r.snippet} ${r.version}`;
       assert.deepEqual(across.map(hit), one.map(hit), text);
+      // With earlier versions, each shard's own scores: the same hits, in an order of their own.
+      const withVersions = await shards.searchPages({ collection: id, text, limit: 500, allVersions: true });
+      assert.deepEqual(withVersions.map(hit).sort(), (await merged.searchPages({ collection: mergedId, text, limit: 500, allVersions: true })).map(hit).sort());
       for (const r of across) assert.equal(r.seq % PARTITIONS, partitionOf(r.url), 'a hit is numbered by its own shard');
     }
   });
