@@ -114,7 +114,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   }
 
   async info(): Promise<ServiceInfo> {
-    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage, cluster: this.#cluster === null ? null : { name: this.#cluster.name } };
+    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage, readOnly: false, cluster: this.#cluster === null ? null : { name: this.#cluster.name } };
   }
 
   async listCollections(): Promise<CollectionInfo[]> {

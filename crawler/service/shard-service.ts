@@ -59,6 +59,7 @@ export class ShardService extends EventEmitter<ForagerServiceEvents> implements 
       exportFormats: [...EXPORT_FORMATS],
       location: `${this.shards.dir} (${count} shard${count === 1 ? '' : 's'}, read-only)`,
       canManageCollections: false,
+      readOnly: true,
       cluster: null,
     };
   }

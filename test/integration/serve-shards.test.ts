@@ -134,6 +134,8 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
     }
     const shardCount = readdirSync(shardsDir).filter((n) => n.endsWith('.forager')).length;
     assert.equal((await shards.info()).location, `${shardsDir} (${shardCount} shards, read-only)`);
+    assert.equal((await shards.info()).readOnly, true, 'the app is told to offer no crawl');
+    assert.equal((await merged.info()).readOnly, false);
     const [info] = await shards.listCollections();
     assert.equal(info?.pages, top.total);
     assert.equal(info?.query, QUERY);
