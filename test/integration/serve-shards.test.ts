@@ -239,8 +239,13 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
       const stored = await raw(port, { path: `${appRoot}stored/${viewPath}`, headers: { cookie } });
       assert.equal(stored.status, 200, stored.body);
       assert.ok(stored.body.includes(page.title as string), 'the stored page shows its own title');
-      // Its links to pages of other partitions lead into the viewer, read from their owner shards.
-      assert.match(stored.body, new RegExp(`href="[^"]*/stored/k/[^"]+/${id}/\\d+"`));
+      // A host's index links to other hosts' pages, in other partitions: those links lead into the viewer, to pages read from their owner shards.
+      const index = findPage(shards.shards, web.seeds[0] as string);
+      assert.ok(index !== undefined);
+      const indexPage = await raw(port, { path: `${appRoot}stored/${id}/${index.seq}`, headers: { cookie } });
+      assert.equal(indexPage.status, 200, indexPage.body);
+      const linked = [...indexPage.body.matchAll(new RegExp(`href="[^"]*/stored/k/[^"/]+/${id}/(\\d+)"`, 'g'))].map((m) => Number(m[1]));
+      assert.ok(linked.some((seq) => seq % PARTITIONS !== index.seq % PARTITIONS), `no link into another shard among ${linked.length} links`);
       const refused = await call('startCrawl', { collection: id });
       assert.deepEqual(refused.ok ? null : refused.error.code, 'READ_ONLY');
     } finally {

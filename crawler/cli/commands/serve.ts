@@ -59,7 +59,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     cluster: { type: 'string' },
     shards: { type: 'string' },
   });
-  const given = [values.db === undefined ? [] : ['--db FILE'], values.dir === undefined ? [] : ['--dir DIR'], values.shards === undefined ? [] : ['--shards DIR']].flat();
+  const given = (['db', 'dir', 'shards'] as const).filter((name) => values[name] !== undefined).map((name) => `--${name} ${name === 'db' ? 'FILE' : 'DIR'}`);
   if (given.length > 1) throw new UsageError(`serve: give one of --dir DIR, --db FILE or --shards DIR, not ${given.join(' and ')}`, {});
   const port = integerOption('port', values.port, { min: 0, max: 65_535 }) ?? 0;
   const cluster = clusterTarget(values.redis, values.cluster);
