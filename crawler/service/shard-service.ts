@@ -16,6 +16,7 @@ import type {
 } from '../protocol/api.ts';
 import { MARK_END, MARK_START } from '../protocol/api.ts';
 import type { StoredPageSource } from '../viewer/page-source.ts';
+import { ClusterWatch, type ClusterTarget } from './cluster-watch.ts';
 import { documentContent, pageDetail, pageVersions, type PageAt } from './page-views.ts';
 import type { ForagerServiceEvents } from './service.ts';
 import { listShardPages, pageShard, shardPageSource } from './shard-pages.ts';
@@ -34,11 +35,14 @@ const MAX_LISTED_HOSTS = 50;
 export class ShardService extends EventEmitter<ForagerServiceEvents> implements ForagerApi {
   readonly shards: ShardSet;
   readonly #source: StoredPageSource;
+  readonly #cluster: ClusterWatch | null;
 
-  constructor(dir: string) {
+  /** `cluster`: the crawl cluster writing the shards, whose live status the Cluster screen shows beside them. */
+  constructor(dir: string, cluster?: ClusterTarget) {
     super();
     this.shards = ShardSet.open(dir);
     this.#source = shardPageSource(this.shards);
+    this.#cluster = cluster === undefined ? null : new ClusterWatch(cluster);
   }
 
   /** The viewer's stored pages, read from the shards. */
@@ -60,7 +64,7 @@ export class ShardService extends EventEmitter<ForagerServiceEvents> implements 
       location: `${this.shards.dir} (${count} shard${count === 1 ? '' : 's'}, read-only)`,
       canManageCollections: false,
       readOnly: true,
-      cluster: null,
+      cluster: this.#cluster === null ? null : { name: this.#cluster.name },
     };
   }
 
@@ -194,10 +198,12 @@ export class ShardService extends EventEmitter<ForagerServiceEvents> implements 
   }
 
   async clusterStatus(): Promise<ClusterStatusAnswer> {
-    return { configured: false };
+    if (this.#cluster === null) return { configured: false };
+    return { configured: true, status: await this.#cluster.status() };
   }
 
   async close(): Promise<void> {
+    this.#cluster?.close();
     this.shards.close();
   }
 

@@ -90,7 +90,7 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
     assert.equal(summary.conflicts, 0);
     assert.ok(summary.pages >= 150, `the cluster stored ${summary.pages} pages of 160`);
     assert.ok(summary.shards >= 10, `only ${summary.shards} shards`);
-    shards = new ShardService(shardsDir);
+    shards = new ShardService(shardsDir, { redis: redis.url, name: 'shards' });
     merged = new ForagerService({ db: mergedPath });
     id = shards.shards.id;
   });
@@ -136,6 +136,11 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
     assert.equal((await shards.info()).location, `${shardsDir} (${shardCount} shards, read-only)`);
     assert.equal((await shards.info()).readOnly, true, 'the app is told to offer no crawl');
     assert.equal((await merged.info()).readOnly, false);
+    // The Cluster screen: the live status of the cluster that wrote the shards, beside them.
+    assert.deepEqual((await shards.info()).cluster, { name: 'shards' });
+    const status = await shards.clusterStatus();
+    assert.ok(status.configured, 'the cluster is watched');
+    assert.equal(status.status.pagesStored, top.total);
     const [info] = await shards.listCollections();
     assert.equal(info?.pages, top.total);
     assert.equal(info?.query, QUERY);
@@ -211,8 +216,8 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
     }
   });
 
-  test('forager serve --shards shows the list and a stored page over HTTP, with its token, and refuses a crawl', async () => {
-    const serve = spawnCli(['serve', '--shards', shardsDir, '--port', '0'], { timeoutMs: 60_000 });
+  test('forager serve --shards --redis --cluster shows the list, a stored page and the cluster over HTTP, with its token, and refuses a crawl', async () => {
+    const serve = spawnCli(['serve', '--shards', shardsDir, '--redis', redis.url, '--cluster', 'shards', '--port', '0'], { timeoutMs: 60_000 });
     try {
       const deadline = Date.now() + 20_000;
       while (!/Open http:\/\/127\.0\.0\.1:\d+\/\?token=\S+/.test(serve.stdout()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -246,6 +251,9 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
       assert.equal(indexPage.status, 200, indexPage.body);
       const linked = [...indexPage.body.matchAll(new RegExp(`href="[^"]*/stored/k/[^"/]+/${id}/(\\d+)"`, 'g'))].map((m) => Number(m[1]));
       assert.ok(linked.some((seq) => seq % PARTITIONS !== index.seq % PARTITIONS), `no link into another shard among ${linked.length} links`);
+      assert.match(serve.stdout(), /Showing crawl cluster "shards"/);
+      const cluster = await call('clusterStatus', undefined);
+      assert.ok(cluster.ok && (cluster.value as { configured: boolean }).configured, JSON.stringify(cluster));
       const refused = await call('startCrawl', { collection: id });
       assert.deepEqual(refused.ok ? null : refused.error.code, 'READ_ONLY');
     } finally {
@@ -256,7 +264,7 @@ describe('forager serve --shards: a cluster\'s shards read without a merge', { s
 });
 
 describe('forager serve --shards: what it refuses', () => {
-  test('a missing directory, a file, and --shards beside --db or --redis are refused in words, exit 2', async () => {
+  test('a missing directory, a file, and --shards beside --db are refused in words, exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'forager-serve-shards-bad-'));
     try {
       const missing = await runCli(['serve', '--shards', join(dir, 'nowhere'), '--port', '0']);
@@ -270,9 +278,6 @@ describe('forager serve --shards: what it refuses', () => {
       const both = await runCli(['serve', '--shards', dir, '--db', file, '--port', '0']);
       assert.equal(both.code, 2, both.stderr);
       assert.match(both.stderr, /give one of --dir DIR, --db FILE or --shards DIR, not --db FILE and --shards DIR/);
-      const redis = await runCli(['serve', '--shards', dir, '--redis', 'redis://127.0.0.1:1', '--cluster', 'x', '--port', '0']);
-      assert.equal(redis.code, 2, redis.stderr);
-      assert.match(redis.stderr, /--shards DIR shows the shards alone/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -17,7 +17,8 @@ export const SERVE_USAGE = `serve   [--dir DIR | --db FILE | --shards DIR] [--po
           the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections);
           with --redis and --cluster it also shows that crawl cluster's live status (read-only);
           --shards DIR shows a crawl cluster's shards (forager worker --dir DIR) as one
-          collection, read-only and without a merge, while the workers may still write them`;
+          collection, read-only and without a merge, while the workers may still write them
+          (with --redis and --cluster, beside that cluster's live status)`;
 
 /** Where collections live unless --dir or --db says otherwise (XDG data directory). */
 export function defaultCollectionsDir(): string {
@@ -39,7 +40,7 @@ function clusterTarget(redis: string | undefined, cluster: string | undefined): 
 /** The service to serve and its stored pages: a cluster's shards read in place, or collections. */
 function served(values: { db?: string; dir?: string; shards?: string }, cluster: ClusterTarget | undefined): { service: ServedApi; storedPages: StoredPagesFactory } {
   if (values.shards !== undefined) {
-    const shards = new ShardService(values.shards);
+    const shards = new ShardService(values.shards, cluster);
     return { service: shards, storedPages: storedPagesFrom(shards.pageSource()) };
   }
   const service = new ForagerService({
@@ -63,7 +64,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (given.length > 1) throw new UsageError(`serve: give one of --dir DIR, --db FILE or --shards DIR, not ${given.join(' and ')}`, {});
   const port = integerOption('port', values.port, { min: 0, max: 65_535 }) ?? 0;
   const cluster = clusterTarget(values.redis, values.cluster);
-  if (values.shards !== undefined && cluster !== undefined) throw new UsageError('serve: --shards DIR shows the shards alone; watch the cluster with another `forager serve --redis URL --cluster NAME`', { option: 'shards' });
   const { service, storedPages } = served(values, cluster);
   const running = await startServer({ service, storedPages, port }).catch(async (err: unknown) => {
     await service.close();
