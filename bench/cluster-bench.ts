@@ -51,6 +51,7 @@ import { runCluster } from './cluster/cluster-run.ts';
 import { FORAGER_BIN } from './cluster/forager-process.ts';
 import { measureLinkMemory, type LinkMemoryResult } from './cluster/link-memory.ts';
 import { runPlainCrawl } from './cluster/plain-run.ts';
+import { ShardReadingProbe } from './cluster/shard-reading.ts';
 import { formatBacklog, formatCommandMix, formatLinkMemory, formatRuns, formatTable, formatTargets, LEGEND } from './cluster/report.ts';
 import type { RunContext, RunResult } from './cluster/run-result.ts';
 import { evaluateTargets, median, summarise, type ConfigSummary } from './cluster/summary.ts';
@@ -175,12 +176,12 @@ interface Plan {
   run: (round: number) => Promise<RunResult>;
 }
 
-function plans(options: BenchOptions, context: RunContext, pins: PinPlan): Plan[] {
+function plans(options: BenchOptions, context: RunContext, pins: PinPlan, shardReading: ShardReadingProbe): Plan[] {
   const plain: Plan = { label: 'plain crawl', run: (round) => runPlainCrawl(context, crawlerCores(pins, 1)[0], `r${round}`) };
   const clusters = options.workers.map(
     (n): Plan => ({
       label: `${n} worker${n === 1 ? '' : 's'}`,
-      run: (round) => runCluster(context, { cores: crawlerCores(pins, n), redisCore: pins.redis, tag: `r${round}-w${n}` }),
+      run: (round) => runCluster(context, { cores: crawlerCores(pins, n), redisCore: pins.redis, tag: `r${round}-w${n}`, readShards: shardReading.hookFor(round, n) }),
     }),
   );
   return [plain, ...clusters];
@@ -220,7 +221,8 @@ async function main(): Promise<void> {
     ].join('\n');
     progress(header);
 
-    const configs = plans(options, context, pins);
+    const shardReading = new ShardReadingProbe(QUERY, Math.max(...options.workers));
+    const configs = plans(options, context, pins, shardReading);
     const results = new Map<string, RunResult[]>(configs.map((c) => [c.label, []]));
     for (let round = 1; round <= options.runs; round++) {
       // Each round starts with another configuration, so that a slow stretch of a shared machine is spread over them.
@@ -282,6 +284,9 @@ async function main(): Promise<void> {
       'Workers\' logs and the cluster\'s error list (routine lines left out)',
       problems.length === 0 ? '  nothing' : problems.join('\n'),
       '',
+      'Reading the shards without a merge (forager serve --shards; target 6)',
+      shardReading.report(),
+      '',
       'Targets',
       formatTargets(targets),
       '',
@@ -289,7 +294,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n');
     process.stdout.write(report);
-    if (options.smoke) reportSmokeRun(plainSummary, clusterSummaries, linkMemory);
+    if (options.smoke) reportSmokeRun(plainSummary, clusterSummaries, linkMemory, shardReading.figures());
   } finally {
     if (!webStopped) web.kill();
     rmSync(tmp, { recursive: true, force: true });
@@ -297,7 +302,7 @@ async function main(): Promise<void> {
 }
 
 /** The peer (the plain crawl) and every cluster must have crawled the web; every figure must be a number. */
-function reportSmokeRun(plain: ConfigSummary, clusters: readonly ConfigSummary[], linkMemory: readonly LinkMemoryResult[]): void {
+function reportSmokeRun(plain: ConfigSummary, clusters: readonly ConfigSummary[], linkMemory: readonly LinkMemoryResult[], shardReading: Record<string, number>): void {
   if (!(plain.pages > 0)) throw new ForagerError('BENCH_CHILD', 'the plain crawl stored no page', { runs: plain.runs.length });
   const figures: Record<string, unknown> = {
     plainPages: plain.pages,
@@ -313,6 +318,7 @@ function reportSmokeRun(plain: ConfigSummary, clusters: readonly ConfigSummary[]
     figures[`workers${c.workers}RedisPeakMb`] = c.redisPeakMb;
   }
   for (const m of linkMemory) figures[`redisBytesPerLinkSends${m.linksPerSend}`] = m.bytesPerLink;
+  Object.assign(figures, shardReading);
   reportSmoke({ benchmark: 'bench:cluster', peer: 'forager crawl', figures });
 }
 

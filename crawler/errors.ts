@@ -73,6 +73,13 @@ export class CollectionLockedError extends ForagerError {
   }
 }
 
+/** A write (a crawl, a label, a deletion) asked of collections served read-only; the message says what to do instead. */
+export class ReadOnlyError extends ForagerError {
+  constructor(message: string, context: Record<string, unknown> = {}) {
+    super('READ_ONLY', message, context);
+  }
+}
+
 /** The browser that renders pages could not be started; the crawl goes on with pages as their HTML gives them. */
 export class BrowserUnavailableError extends ForagerError {
   constructor(message: string, context: Record<string, unknown>, options?: { cause?: unknown }) {

@@ -30,6 +30,8 @@ export interface ClusterRunOptions {
   redisCore: number | undefined;
   /** Unique within the bench: names the cluster and its directories. */
   tag: string;
+  /** Reads the run's shards and merged collection before they are removed (shard-reading.ts). */
+  readShards?: (dir: string, merged: string) => Promise<void>;
 }
 
 function workerFigures(result: ForagerResult, label: string): { pages: number; cpuSeconds: number; peakRssBytes: number; shardsOpened: number; shardSeconds: number } {
@@ -109,6 +111,7 @@ export async function runCluster(context: RunContext, options: ClusterRunOptions
       };
     });
     const merged = await runForagerJson(['merge', '--dir', dir, '--db', out, '--json'], { ...forager, label: 'forager merge' });
+    await options.readShards?.(dir, out);
     const cluster = run.cluster as NonNullable<RunResult['cluster']>;
     return {
       ...run,

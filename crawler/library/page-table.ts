@@ -3,7 +3,7 @@ import { UsageError } from '../errors.ts';
 import type { PageList, PageListInput, PageRow, PageSort, SearchResult } from '../protocol/api.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 import { documentColumnsSql, documentFilterSql, documentJoinSql, pageTypeOf } from './document-columns.ts';
-import { searchPages } from './search.ts';
+import { searchPages, type SearchHit } from './search.ts';
 import { isoOrNull, versionColumnsSql, versionFilterSql } from './version-columns.ts';
 
 /*
@@ -153,7 +153,11 @@ export interface SearchTableOptions {
 
 /** Full-text search, best first, with each hit's verdict (an earlier version's own); matched words are wrapped in `marks`. */
 export function searchTable(db: ReadonlyDb, text: string, options: SearchTableOptions): SearchResult[] {
-  const hits = searchPages(db, text, { limit: options.limit, highlight: options.marks, allVersions: options.allVersions === true });
+  return withVerdicts(db, searchPages(db, text, { limit: options.limit, highlight: options.marks, allVersions: options.allVersions === true }));
+}
+
+/** Search hits of this collection as the API's results, each with its verdict (an earlier version's own). */
+export function withVerdicts(db: ReadonlyDb, hits: readonly SearchHit[]): SearchResult[] {
   if (hits.length === 0) return [];
   const latestVerdict = db.prepare('SELECT relevance, hot FROM pages WHERE seq = ?');
   const earlierVerdict = hits.some((hit) => !hit.latest) ? db.prepare('SELECT relevance, hot FROM page_versions WHERE page_seq = ? AND version = ?') : undefined;

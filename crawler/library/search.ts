@@ -29,6 +29,8 @@ export interface SearchOptions {
   highlight?: [string, string];
   /** Search the pages' earlier versions too (versions_fts, since schema 8); by default only the latest. */
   allVersions?: boolean;
+  /** Only these pages (their latest versions): the hits chosen elsewhere, given their snippets here. */
+  seqs?: readonly number[];
 }
 
 /** Snippet marks of our own: noncharacters, which text taken from pages and documents does not hold. */
@@ -68,16 +70,17 @@ export function searchPages(db: ReadonlyDb, text: string, options: SearchOptions
   const latest = `SELECT f.rowid AS seq, u.url, p.title, coalesce(snippet(pages_fts, 1, ?, ?, '${ELLIPSIS}', 16), '') AS snippet, bm25(pages_fts, 5.0, 1.0) AS score,
                          ${versioned ? 'p.version' : '1'} AS version, 1 AS latest, p.fetched_at AS fetchedAt, ${documentColumns}
                     FROM pages_fts f JOIN pages p ON p.seq = f.rowid JOIN urls u ON u.id = p.url_id ${documentJoin}
-                   WHERE pages_fts MATCH ?`;
+                   WHERE pages_fts MATCH ?${options.seqs === undefined ? '' : ' AND f.rowid IN (SELECT value FROM json_each(?))'}`;
   // An earlier version is the page's type too, but its own page starts were not kept.
   const earlier = `SELECT v.page_seq AS seq, u.url, v.title, coalesce(snippet(versions_fts, 1, ?, ?, '${ELLIPSIS}', 16), '') AS snippet, bm25(versions_fts, 5.0, 1.0) AS score,
                           v.version, 0 AS latest, v.fetched_at AS fetchedAt, ${documents ? 'doc.type' : 'NULL'} AS documentType, NULL AS pageStarts
                      FROM versions_fts f JOIN page_versions v ON v.id = f.rowid JOIN pages p ON p.seq = v.page_seq JOIN urls u ON u.id = p.url_id ${documentJoin}
                     WHERE versions_fts MATCH ?`;
-  const both = options.allVersions === true && versioned;
+  const both = options.allVersions === true && versioned && options.seqs === undefined;
+  const only = options.seqs === undefined ? [] : [JSON.stringify(options.seqs)];
   const rows = db
     .prepare(`${both ? `${latest} UNION ALL ${earlier}` : latest} ORDER BY score, version DESC LIMIT ?`)
-    .all(...(both ? [OPEN, CLOSE, match, OPEN, CLOSE, match] : [OPEN, CLOSE, match]), options.limit ?? 20) as RawHit[];
+    .all(...(both ? [OPEN, CLOSE, match, OPEN, CLOSE, match] : [OPEN, CLOSE, match, ...only]), options.limit ?? 20) as RawHit[];
   const textOf = db.prepare('SELECT text FROM pages WHERE seq = ?').pluck();
   const [open, close] = options.highlight ?? ['[', ']'];
   return rows.map(({ pageStarts, ...r }, i) => ({

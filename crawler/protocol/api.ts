@@ -453,6 +453,8 @@ export interface ServiceInfo {
   location: string;
   /** Whether collections can be created and deleted (false for `serve --db FILE`). */
   canManageCollections: boolean;
+  /** Whether everything served is only read (`serve --shards DIR`): no crawl, label or deletion; `location` says what is shown. */
+  readOnly: boolean;
   /** The crawl cluster this service watches (`serve --redis URL --cluster NAME`), or null. */
   cluster: { name: string } | null;
 }

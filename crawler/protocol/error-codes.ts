@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'STORE',
   /** Another process is writing the collection. */
   'LOCKED',
+  /** A write asked of what is only read (a crawl cluster's shards served with `serve --shards`). */
+  'READ_ONLY',
   /** The browser that renders pages could not be started. */
   'BROWSER',
   /** A URL id an ordering strategy cannot hold; a lab graph that does not add up. */

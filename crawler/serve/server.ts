@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { ServiceEvent } from '../protocol/api.ts';
 import type { ErrorCode } from '../protocol/error-codes.ts';
 import { dispatchCall } from '../service/dispatch.ts';
-import { errorBody, type ForagerService } from '../service/service.ts';
+import type { ServedApi } from '../service/served-api.ts';
+import { errorBody } from '../service/service.ts';
 import { API_PREFIX, type ApiReply, EVENTS_PATH, EXPORTS_PREFIX, STORED_PREFIX } from '../protocol/wire.ts';
 import { appRootFor, checkRequestSource, type GuardConfig, hostIsOurs, isAuthenticated, sessionCookie, tokenMatches } from './request-guard.ts';
 import { readStaticFile, rendererDir } from './static-files.ts';
@@ -18,7 +19,7 @@ export type StoredPageResponder = (request: Request) => Promise<Response>;
 export type StoredPagesFactory = (linkPrefix: string) => StoredPageResponder;
 
 export interface ServeOptions {
-  service: ForagerService;
+  service: ServedApi;
   storedPages: StoredPagesFactory;
   /** 0 picks a free port. */
   port?: number;

@@ -12,9 +12,7 @@ import { startRefresh } from '../engine/refresh-run.ts';
 import { checkUrlRules } from '../engine/url-check.ts';
 import { collectionHosts } from '../library/host-rows.ts';
 import { setLabel } from '../library/labels.ts';
-import { documentFactsOf, documentFile, documentReading } from '../library/document-rows.ts';
-import { pageLinks, pageRow, pageTable, searchTable } from '../library/page-table.ts';
-import { pageHistory } from '../library/page-versions.ts';
+import { pageRow, pageTable, searchTable } from '../library/page-table.ts';
 import { versionDiff } from '../library/version-diff.ts';
 import { collectionSummary } from '../library/stats.ts';
 import { strategyNames } from '../ordering/registry.ts';
@@ -27,29 +25,22 @@ import { clearCookies, importCookies, storedSession } from '../store/cookie-stor
 import { parseCookiesTxt, type ImportedCookie } from '../net/cookies-txt.ts';
 import { WriterLock } from '../store/writer-lock.ts';
 import type {
-  ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, DocumentContent, DocumentType, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
+  ApiErrorBody, ClusterStatusAnswer, CollectionHost, CollectionInfo, CollectionRef, CrawlStatus, DocumentContent, ExportInput, ExportResult, ForagerApi, FrontierInput, FrontierItem,
   LabInput, LabReport, HostRenderInput, LabelInput, NewCollectionInput, PageDetail, PageList, PageListInput, PageRef, PageRow, PageVersions, PageVersionsInput,
   RefreshInput, SearchInput, SearchResult, ServiceEvent, ServiceInfo, VersionDiff, VersionDiffInput,
 } from '../protocol/api.ts';
 import type { SessionInfo, UrlRulesCheck, UrlRulesCheckInput } from '../protocol/api.ts';
-import { MARK_END, MARK_START, MAX_SHOWN_DOCUMENT_BYTES } from '../protocol/api.ts';
+import { MARK_END, MARK_START } from '../protocol/api.ts';
 import { ClusterWatch, type ClusterTarget } from './cluster-watch.ts';
 import { CollectionFiles } from './collection-files.ts';
 import { CrawlSession } from './crawl-session.ts';
-import { viewPath } from '../protocol/wire.ts';
-import { inflateStoredBody } from '../viewer/page-source.ts';
-import { documentFilePath, versionViewPath } from '../viewer/viewer-url.ts';
+import { documentContent, pageDetail, pageVersions, type PageAt } from './page-views.ts';
 
 /** Who writes, as another writer of the collection is told. */
 const APP_WRITER = 'the Forager app (forager serve or the desktop app)';
 
 /** Hosts the dashboard lists for refreshing. */
 const MAX_LISTED_HOSTS = 50;
-
-/** Whether a stored page can be shown in the viewer: an HTML body or a plain-text document was kept. */
-function viewable(hasBody: boolean, contentType: string | null, documentType: DocumentType | null = null): boolean {
-  return hasBody && (documentType === 'text' || (documentType === null && /html/i.test(contentType ?? '')));
-}
 
 /** File extensions of the exports; a mirror travels as a zip. */
 const EXTENSIONS: Record<ExportInput['format'], string> = { warc: 'warc.gz', wacz: 'wacz', jsonl: 'jsonl', csv: 'csv', mirror: 'zip' };
@@ -123,7 +114,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   }
 
   async info(): Promise<ServiceInfo> {
-    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage, cluster: this.#cluster === null ? null : { name: this.#cluster.name } };
+    return { version: FORAGER_VERSION, strategies: strategyNames(), exportFormats: [...EXPORT_FORMATS], location: this.#files.location, canManageCollections: this.#files.canManage, readOnly: false, cluster: this.#cluster === null ? null : { name: this.#cluster.name } };
   }
 
   async listCollections(): Promise<CollectionInfo[]> {
@@ -271,36 +262,11 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   }
 
   async getPage(input: PageRef): Promise<PageDetail> {
-    const db = this.reader(input.collection);
-    const row = pageRow(db, input.seq);
-    const links = pageLinks(db, input.seq);
-    const facts = documentFactsOf(db, input.seq);
-    return {
-      ...row,
-      viewPath: viewable(links.hasBody, row.contentType, facts?.type ?? null) ? viewPath(input.collection, input.seq) : null,
-      outlinks: links.outlinks,
-      inCollectionOutlinks: links.inCollection,
-      note: links.note,
-      checkedAt: new Date(links.checkedAt).toISOString(),
-      document: facts === null ? null : { type: facts.type, pageCount: facts.pageCount, pagesRead: facts.pagesRead, metadata: facts.metadata },
-      filePath: facts !== null && links.hasBody ? documentFilePath(input.collection, input.seq) : null,
-    };
+    return pageDetail(this.#pageAt(input));
   }
 
   async readDocument(input: PageRef): Promise<DocumentContent> {
-    const db = this.reader(input.collection);
-    const file = documentFile(db, input.seq);
-    const reading = documentReading(db, input.seq);
-    if (file === undefined || reading === undefined) throw new UsageError(`page ${input.seq} of "${input.collection}" is no stored document`, { ...input });
-    const bytes = file.body !== null && file.bodyBytes <= MAX_SHOWN_DOCUMENT_BYTES ? inflateStoredBody(file.body) : null;
-    return {
-      seq: input.seq,
-      type: file.type,
-      data: bytes === null ? null : bytes.toString('base64'),
-      bytes: file.bodyBytes,
-      text: reading.text,
-      pageStarts: reading.facts.pageStarts,
-    };
+    return documentContent(this.#pageAt(input));
   }
 
   /** The desktop app's main process answers this call itself; over HTTP there is no system viewer to open. */
@@ -309,19 +275,7 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
   }
 
   async pageVersions(input: PageVersionsInput): Promise<PageVersions> {
-    const db = this.reader(input.collection);
-    const history = pageHistory(db, input.seq, input.order ?? 'newest-first');
-    // Only the latest version is read as a document.
-    const latestType = documentFactsOf(db, input.seq)?.type ?? null;
-    return {
-      seq: history.seq,
-      url: history.url,
-      goneAt: history.goneAt,
-      versions: history.versions.map(({ hasBody, ...version }) => {
-        const where = version.latest ? viewPath(input.collection, input.seq) : versionViewPath(input.collection, input.seq, version.version);
-        return { ...version, viewPath: viewable(hasBody, version.contentType, version.latest ? latestType : null) ? where : null };
-      }),
-    };
+    return pageVersions(this.#pageAt(input), input.order ?? 'newest-first');
   }
 
   async versionDiff(input: VersionDiffInput): Promise<VersionDiff> {
@@ -395,6 +349,10 @@ export class ForagerService extends EventEmitter<ForagerServiceEvents> implement
     for (const db of this.#dbs.values()) db.close();
     this.#dbs.clear();
     rmSync(this.#exportDir, { recursive: true, force: true });
+  }
+
+  #pageAt(input: PageRef): PageAt {
+    return { db: this.reader(input.collection), seq: input.seq, collection: input.collection, shownSeq: input.seq };
   }
 
   /** Whether this service is crawling or refreshing the collection now (its session holds the writer lock). */

@@ -3,17 +3,22 @@ import { join } from 'node:path';
 import { checkClusterName } from '../../cluster/cluster-definition.ts';
 import { isRedisUrl } from '../../cluster/redis-connection.ts';
 import { UsageError } from '../../errors.ts';
-import { createServeStoredPages } from '../../serve/stored-pages.ts';
-import { startServer } from '../../serve/server.ts';
+import { createServeStoredPages, storedPagesFrom } from '../../serve/stored-pages.ts';
+import { startServer, type StoredPagesFactory } from '../../serve/server.ts';
+import type { ServedApi } from '../../service/served-api.ts';
+import { ShardService } from '../../service/shard-service.ts';
 import type { ClusterTarget } from '../../service/cluster-watch.ts';
 import { ForagerService } from '../../service/service.ts';
 import { integerOption, parseCommandArgs } from '../args.ts';
 import { writeOut } from '../terminal-text.ts';
 import { redactUrl } from '../../url/redact.ts';
 
-export const SERVE_USAGE = `serve   [--dir DIR | --db FILE] [--port N] [--redis URL --cluster NAME]
+export const SERVE_USAGE = `serve   [--dir DIR | --db FILE | --shards DIR] [--port N] [--redis URL --cluster NAME]
           the app in a browser, on 127.0.0.1 (default --dir: ~/.local/share/forager/collections);
-          with --redis and --cluster it also shows that crawl cluster's live status (read-only)`;
+          with --redis and --cluster it also shows that crawl cluster's live status (read-only);
+          --shards DIR shows a crawl cluster's shards (forager worker --dir DIR) as one
+          collection, read-only and without a merge, while the workers may still write them
+          (with --redis and --cluster, beside that cluster's live status)`;
 
 /** Where collections live unless --dir or --db says otherwise (XDG data directory). */
 export function defaultCollectionsDir(): string {
@@ -32,6 +37,19 @@ function clusterTarget(redis: string | undefined, cluster: string | undefined): 
   return { redis, name: checkClusterName(cluster) };
 }
 
+/** The service to serve and its stored pages: a cluster's shards read in place, or collections. */
+function served(values: { db?: string; dir?: string; shards?: string }, cluster: ClusterTarget | undefined): { service: ServedApi; storedPages: StoredPagesFactory } {
+  if (values.shards !== undefined) {
+    const shards = new ShardService(values.shards, cluster);
+    return { service: shards, storedPages: storedPagesFrom(shards.pageSource()) };
+  }
+  const service = new ForagerService({
+    ...(values.db !== undefined ? { db: values.db } : { dir: values.dir ?? defaultCollectionsDir() }),
+    ...(cluster === undefined ? {} : { cluster }),
+  });
+  return { service, storedPages: createServeStoredPages(service) };
+}
+
 /** `forager serve`: the desktop UI in a browser, over loopback, until SIGINT or SIGTERM. */
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs('serve', argv, {
@@ -40,15 +58,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
     port: { type: 'string' },
     redis: { type: 'string' },
     cluster: { type: 'string' },
+    shards: { type: 'string' },
   });
-  if (values.db !== undefined && values.dir !== undefined) throw new UsageError('serve: give --db FILE or --dir DIR, not both', {});
+  const given = (['db', 'dir', 'shards'] as const).filter((name) => values[name] !== undefined).map((name) => `--${name} ${name === 'db' ? 'FILE' : 'DIR'}`);
+  if (given.length > 1) throw new UsageError(`serve: give one of --dir DIR, --db FILE or --shards DIR, not ${given.join(' and ')}`, {});
   const port = integerOption('port', values.port, { min: 0, max: 65_535 }) ?? 0;
   const cluster = clusterTarget(values.redis, values.cluster);
-  const service = new ForagerService({
-    ...(values.db !== undefined ? { db: values.db } : { dir: values.dir ?? defaultCollectionsDir() }),
-    ...(cluster === undefined ? {} : { cluster }),
-  });
-  const running = await startServer({ service, storedPages: createServeStoredPages(service), port }).catch(async (err: unknown) => {
+  const { service, storedPages } = served(values, cluster);
+  const running = await startServer({ service, storedPages, port }).catch(async (err: unknown) => {
     await service.close();
     throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${err instanceof Error ? err.message : String(err)}`, { port });
   });

@@ -48,6 +48,7 @@ export function CollectionsScreen() {
           </a>
         )}
       </div>
+      {info.readOnly && <p className="hint">Read-only: {info.location}</p>}
       <ErrorNote error={loadError} onRetry={load} />
       {collections === null ? (
         loadError === undefined && <LoadingNote />

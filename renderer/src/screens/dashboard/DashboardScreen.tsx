@@ -6,7 +6,7 @@ import { useCollections, useCrawlStatus } from '../../hooks/use-service.ts';
 import { formatAgo } from '../../lib/format.ts';
 import { describeOutcome } from '../../lib/words.ts';
 import { countDashboardUpdate } from '../../perf.ts';
-import { useClient, useStore } from '../../state/contexts.ts';
+import { useClient, useInfo, useStore } from '../../state/contexts.ts';
 import { CrawlControls } from './CrawlControls.tsx';
 import { Figures } from './Figures.tsx';
 import { FrontierPanel } from './FrontierPanel.tsx';
@@ -23,6 +23,7 @@ import { SessionNotice } from './SessionNotice.tsx';
 export function DashboardScreen({ collection }: { collection: string }) {
   const client = useClient();
   const store = useStore();
+  const service = useInfo();
   const status = useCrawlStatus(collection);
   const [loadError, setLoadError] = useState<unknown>(undefined);
   const { collections } = useCollections();
@@ -59,7 +60,7 @@ export function DashboardScreen({ collection }: { collection: string }) {
             <StateBadge state={status.state} refreshing={refreshing} /> {info !== undefined && <>Last crawled {formatAgo(info.lastCrawledAt, Date.now())}.</>}
           </p>
         </div>
-        <CrawlControls collection={collection} state={status.state} maxPages={status.maxPages} fetched={status.figures.fetched} />
+        {!service.readOnly && <CrawlControls collection={collection} state={status.state} maxPages={status.maxPages} fetched={status.figures.fetched} />}
       </div>
       {outcome !== null && <p className="note">{outcome}</p>}
       {info !== undefined && info.session !== null && <SessionNotice collection={collection} session={info.session} idle={status.state === 'idle'} />}
