@@ -10,6 +10,7 @@ import { isFenced } from './shard-fence.ts';
 import { ShardLockedError, ShardRunner } from './shard-runner.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import type { WorkerVoice } from './report-throttle.ts';
+import type { SharedRendering } from '../render/shared-rendering.ts';
 
 /*
  * The shards a worker has open, one per held partition with work: opened when their lease
@@ -48,6 +49,8 @@ export interface ShardPoolParts {
   template: string;
   worker: string;
   keeper: LeaseKeeper;
+  /** The worker's one browser, shared by its shards. */
+  rendering: SharedRendering;
 }
 
 export interface ShardPoolEvents extends WorkerVoice {
@@ -157,6 +160,7 @@ export class ShardPool {
         template: this.#parts.template,
         cookies: definition.cookies,
         leaseFresh: () => keeper.fresh(),
+        rendering: this.#parts.rendering,
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#shardTime.opened++;

@@ -19,6 +19,7 @@ import { partitionReason, type PartitionMap } from './partition.ts';
 import { isFenced, raiseFence } from './shard-fence.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
+import type { SharedRendering } from '../render/shared-rendering.ts';
 
 /*
  * One partition's crawl on one worker: today's engine over the partition's shard, with the
@@ -88,6 +89,8 @@ export interface ShardContext {
   cookies?: readonly ImportedCookie[];
   /** Whether the worker's leases were renewed recently enough that this partition is surely its own. */
   leaseFresh: () => boolean;
+  /** The worker's browser, which every shard renders in (each through its own fetcher); the worker closes it. */
+  rendering?: SharedRendering;
 }
 
 export class ShardRunner {
@@ -142,6 +145,7 @@ export class ShardRunner {
         judge: this.judge,
         seenCacheSize: SHARD_SEEN_CACHE,
         parser: context.parser,
+        ...(context.rendering === undefined ? {} : { rendering: context.rendering }),
         policy: new ShardPolicy(context.settings, {
           budget: context.budget.forShard(() => engine?.nudge()),
           mayDispatch: context.leaseFresh,

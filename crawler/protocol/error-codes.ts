@@ -22,7 +22,7 @@ export const ERROR_CODES = [
   'STORE',
   /** Another process is writing the collection. */
   'LOCKED',
-  /** The browser that renders pages could not be started. */
+  /** The browser that renders pages could not be started, or a render was cancelled. */
   'BROWSER',
   /** A URL id an ordering strategy cannot hold; a lab graph that does not add up. */
   'ORDERING_ID',
