@@ -7,32 +7,20 @@
  * goes on rendering for the other crawl.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CrawlEngine, type RunOutcome } from '../../crawler/engine/engine.ts';
 import type { CrawlSettings } from '../../crawler/protocol/settings.ts';
-import { descendantPids } from '../../crawler/render/browser-memory.ts';
 import { findBrowser } from '../../crawler/render/find-browser.ts';
 import { SharedRendering } from '../../crawler/render/shared-rendering.ts';
 import { openCollection, type Db } from '../../crawler/store/database.ts';
 import { saveSettings } from '../../crawler/store/settings-store.ts';
 import { UrlState } from '../../crawler/store/url-state.ts';
 import { tempDir, testSettings } from '../support/crawl-harness.ts';
-import { respond, startTestSite, type Handler, type TestSite } from '../support/test-site.ts';
+import { renderHostPids, scriptSite } from '../support/script-site.ts';
+import { startTestSite, type TestSite } from '../support/test-site.ts';
 
 const browser = findBrowser('');
-
-/** The render processes (render-host.ts) this test process started, now. */
-function renderHostPids(): number[] {
-  return (descendantPids() ?? []).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('render-host');
-    } catch {
-      return false;
-    }
-  });
-}
 
 /** Every render process seen while `work` runs, sampled every 50 ms. */
 async function renderHostsDuring<T>(work: Promise<T>): Promise<{ result: T; pids: Set<number>; most: number }> {
@@ -51,23 +39,6 @@ async function renderHostsDuring<T>(work: Promise<T>): Promise<{ result: T; pids
   } finally {
     clearInterval(timer);
   }
-}
-
-/**
- * A site of three pages built by one script: the home page's script fetches /api/home, whose
- * links lead to /p/1 and /p/2, whose script fetches /api/1 and /api/2. `name` is in every text.
- */
-function appSite(name: string, apiDelayMs = 0): Record<string, Handler> {
-  const shell = '<!doctype html><html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
-  const routes: Record<string, Handler> = {
-    '/app.js': respond('text/javascript', "fetch('/api/' + (location.pathname === '/' ? 'home' : location.pathname.slice(3))).then((r) => r.json()).then((d) => { document.getElementById('root').innerHTML = '<p>' + d.text + '</p>' + d.links.map((l) => '<a href=\"' + l + '\">' + l + '</a>').join(' '); });"),
-  };
-  for (const [page, path, links] of [['home', '/', ['/p/1', '/p/2']], ['1', '/p/1', []], ['2', '/p/2', []]] as const) {
-    routes[path] = respond('text/html', shell);
-    const body = JSON.stringify({ text: `${name} checkpoint journal page ${page}`, links });
-    routes[`/api/${page}`] = (_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(body), apiDelayMs);
-  }
-  return routes;
 }
 
 interface Crawl {
@@ -100,8 +71,8 @@ describe('two crawls rendering in one shared browser', { skip }, () => {
 
   before(async () => {
     // The API answers late, so that both crawls have pages in the browser at once.
-    north = await startTestSite(appSite('North', 200));
-    south = await startTestSite(appSite('South', 200));
+    north = await startTestSite(scriptSite('North', 200));
+    south = await startTestSite(scriptSite('South', 200));
     crawls = [north, south].map((site, i) => engineFor(dir.dir, `crawl-${i}`, testSettings([`${site.origin}/`], { query: 'checkpoint journal', render: 'always', maxPages: 20, renderTimeoutMs: 10_000 }), shared));
     const watched = await renderHostsDuring(Promise.all(crawls.map((c) => c.engine.run())));
     outcomes = watched.result;
@@ -155,10 +126,10 @@ describe('a crawl aborted while the shared browser renders one of its pages', { 
 
   before(async () => {
     // The stuck site's API never answers: its home page stays in the browser until its render is cancelled.
-    const routes = appSite('Stuck');
+    const routes = scriptSite('Stuck');
     routes['/api/home'] = () => undefined;
     stuck = await startTestSite(routes);
-    other = await startTestSite(appSite('Other'));
+    other = await startTestSite(scriptSite('Other'));
   });
 
   after(async () => {
