@@ -136,6 +136,9 @@ export class PageRenderer implements Renderer {
   }
 
   async #renderIn(context: BrowserContext, input: RenderInput, fetch: SubresourceFetcher, cancel: AbortSignal | undefined): Promise<RenderedPage> {
+    const cancelled = (): boolean => cancel?.aborted === true;
+    // Cancelled while it waited for a context: no page is opened.
+    if (cancelled()) throw new RenderCancelledError(input.url);
     const started = performance.now();
     const deadline = started + this.#timeoutMs;
     // Ends the render's requests when it is done, or cancelled (the page is closed then, its context freed).
@@ -168,7 +171,7 @@ export class PageRenderer implements Renderer {
         }
         await sleep(Math.min(Math.max(POLL_MS, NETWORK_QUIET_MS - networkQuietFor), Math.max(0, deadline - performance.now())));
       }
-      if (cancel?.aborted === true) throw new RenderCancelledError(input.url);
+      if (cancelled()) throw new RenderCancelledError(input.url);
       abort.abort();
       const dom = await page.content().catch(() => '');
       return { dom, requests, ms: performance.now() - started, timedOut };
