@@ -88,12 +88,15 @@ async function startRenderWeb(spaHosts: number, pagesPerHost: number): Promise<{
   });
 }
 
-/** Render processes under `pid`, sampled until stop(). */
+/**
+ * Render processes started by `pid`, sampled until stop(): its children only, since a process
+ * the render process forks (the browser) bears its command line until it execs.
+ */
 function watchRenderProcesses(pid: number): { stop(): { seen: number; most: number } } {
   const seen = new Set<number>();
   let most = 0;
   const look = (): void => {
-    const now = (descendantPids(pid) ?? []).filter((child) => commandLine(child).includes('render-host'));
+    const now = (descendantPids(pid) ?? []).filter((child) => parentOf(child) === pid && commandLine(child).includes('render-host'));
     most = Math.max(most, now.length);
     for (const child of now) seen.add(child);
   };
@@ -104,6 +107,15 @@ function watchRenderProcesses(pid: number): { stop(): { seen: number; most: numb
       return { seen: seen.size, most };
     },
   };
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 function commandLine(pid: number): string {

@@ -113,7 +113,7 @@ describe('a cluster worker whose shards render', { skip, timeout: 300_000 }, () 
   });
 
   it('runs one render process for all its shards', () => {
-    assert.equal(seen.size, 1, `render processes seen: ${[...seen].join(', ')}`);
+    assert.equal(seen.size, 1, `render processes seen: ${[...seen].join(", ")}; the worker said: ${result.stderr.slice(-3000)}`);
     assert.equal(most, 1);
   });
 });

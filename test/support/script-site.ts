@@ -20,11 +20,17 @@ export function scriptSite(name: string, apiDelayMs = 0): Record<string, Handler
   return routes;
 }
 
-/** The render processes (crawler/render/render-host.ts) descending from process `pid`, now. */
+/**
+ * The render processes (crawler/render/render-host.ts) that process `pid` started, now: its
+ * children only, since a process the render process forks (the browser) bears its command
+ * line until it execs.
+ */
 export function renderHostPids(pid: number = process.pid): number[] {
   return (descendantPids(pid) ?? []).filter((child) => {
     try {
-      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('render-host');
+      const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return parent === pid && readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('render-host');
     } catch {
       return false;
     }
