@@ -87,6 +87,13 @@ export class BrowserUnavailableError extends ForagerError {
   }
 }
 
+/** A render cancelled before it ended: its crawl (a cluster's shard) closed, or no longer wants the page. */
+export class RenderCancelledError extends ForagerError {
+  constructor(url: string) {
+    super('BROWSER', `the render of ${url} was cancelled`, { url });
+  }
+}
+
 /** A crawl cluster's coordination failed: its Redis cannot be reached, the cluster does not exist or exists already, or a shard's lease was lost. */
 export class ClusterError extends ForagerError {
   constructor(message: string, context: Record<string, unknown> = {}, options?: { cause?: unknown }) {

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ResponseReader } from '../parse/response-reader.ts';
+import { SharedRendering } from '../render/shared-rendering.ts';
 import { ClusterKeys } from './cluster-keys.ts';
 import { changedLabels, type ClusterLabel } from './cluster-labels.ts';
 import { clusterState, loadCluster, type ClusterDefinition, type ClusterState } from './cluster-definition.ts';
@@ -87,6 +88,8 @@ export class ClusterWorker {
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
   #parser: ResponseReader | undefined;
+  /** One browser for all the shards, started when the first of them renders a page. */
+  #rendering: SharedRendering | undefined;
   #state: ClusterState = 'running';
   #leaving = false;
   #abortOnLeave = false;
@@ -142,6 +145,7 @@ export class ClusterWorker {
     this.#registry = new WorkerRegistry(this.#redis, this.#keys, this.id, definition.leaseMs);
     this.#budget = new SharedBudget(this.#redis, this.#keys, definition.settings.maxPages, { onDamage });
     this.#parser = new ResponseReader(this.#parseWorkers === undefined ? {} : { parseWorkers: this.#parseWorkers });
+    this.#rendering = new SharedRendering(definition.settings);
     this.#assemble(definition, streams, leases, shardTemplate());
     this.#log(`worker ${this.id} joined cluster "${definition.name}" (${definition.partitions} partitions, leases of ${definition.leaseMs} ms)`);
     const keeper = this.#keeper;
@@ -198,7 +202,7 @@ export class ClusterWorker {
     const requests = (this.#requests = new WorkerRequests(definition.settings.concurrency));
     const linkModel = (this.#linkModel = definition.settings.strategy === 'focused' ? createLinkModel() : undefined);
     const pool: ShardPool = new ShardPool(
-      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel },
+      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel, rendering: this.#rendering as SharedRendering },
       {
         log,
         report,
@@ -481,7 +485,7 @@ export class ClusterWorker {
     await this.#judging.leave().catch(() => undefined);
     await this.#cutoff.leave().catch(() => undefined);
     await this.#sharedModel.leave().catch(() => undefined);
-    await this.#parser?.close();
+    await Promise.all([this.#parser?.close(), this.#rendering?.close()]);
   }
 }
 

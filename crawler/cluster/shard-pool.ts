@@ -12,6 +12,7 @@ import type { SharedBudget } from './shared-budget.ts';
 import type { WorkerVoice } from './report-throttle.ts';
 import type { WorkerRequests } from './worker-requests.ts';
 import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
+import type { SharedRendering } from '../render/shared-rendering.ts';
 
 /*
  * The shards a worker has open, one per held partition with work: opened when their lease
@@ -54,6 +55,8 @@ export interface ShardPoolParts {
   requests: WorkerRequests;
   /** The focused ordering's link model shared by the worker's shards (none for other strategies). */
   linkModel?: OnlineLogistic | undefined;
+  /** The worker's one browser, shared by its shards. */
+  rendering: SharedRendering;
 }
 
 export interface ShardPoolEvents extends WorkerVoice {
@@ -165,6 +168,7 @@ export class ShardPool {
         leaseFresh: () => keeper.fresh(),
         requests: this.#parts.requests,
         linkModel: this.#parts.linkModel,
+        rendering: this.#parts.rendering,
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#shardTime.opened++;

@@ -23,6 +23,7 @@ import type { WorkerRequests } from './worker-requests.ts';
 import { createFocusedStrategy } from '../ordering/focused/focused.ts';
 import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
 import { orderingContextOf } from '../ordering/registry.ts';
+import type { SharedRendering } from '../render/shared-rendering.ts';
 
 /*
  * One partition's crawl on one worker: today's engine over the partition's shard, with the
@@ -96,6 +97,8 @@ export interface ShardContext {
   requests: WorkerRequests;
   /** The focused ordering's link model, one per worker: its shards learn into it together, so their priorities share one scale. */
   linkModel?: OnlineLogistic | undefined;
+  /** The worker's browser, which every shard renders in (each through its own fetcher); the worker closes it. */
+  rendering?: SharedRendering;
 }
 
 export class ShardRunner {
@@ -151,6 +154,7 @@ export class ShardRunner {
         seenCacheSize: SHARD_SEEN_CACHE,
         ...(context.linkModel === undefined ? {} : { strategy: createFocusedStrategy(orderingContextOf(context.settings), { model: context.linkModel }) }),
         parser: context.parser,
+        ...(context.rendering === undefined ? {} : { rendering: context.rendering }),
         policy: new ShardPolicy(context.settings, {
           budget: context.budget.forShard(() => engine?.nudge()),
           mayDispatch: context.leaseFresh,

@@ -41,6 +41,7 @@ import { UrlAdmission, type NewUrlPlacement } from './url-admission.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
 import { RenderStore } from '../store/render-store.ts';
 import { PageRendering } from './page-rendering.ts';
+import type { SharedRendering } from '../render/shared-rendering.ts';
 import { subresourceFetcher } from './subresource-fetcher.ts';
 import { RequisiteFetcher } from './requisite-fetcher.ts';
 import { RevisitOrdering } from '../ordering/revisit-ordering.ts';
@@ -75,6 +76,8 @@ export interface EngineOptions {
   strategy?: OrderingStrategy;
   /** Who crawls, in words, for the collection's writer lock ("forager crawl"): a second writer is told. */
   writer?: string;
+  /** Renders in this browser, shared with other engines in the process (a cluster worker's shards); the caller closes it. */
+  rendering?: SharedRendering;
 }
 
 /** How soon a run whose policy held its requests back (mayDispatch) looks again. */
@@ -229,6 +232,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       analyseDom: (task, dom) => this.#recorder.analyseRendered(task, dom),
       wouldBeHot: (task, analysis) => this.#recorder.wouldBeHot(task, analysis),
       pagesFetched: () => this.#figures.pages,
+      shared: options.rendering,
+      signal: this.#abort.signal,
     });
     this.#pages = this.#pageFetchesOf();
     this.#progress = this.#progressView();

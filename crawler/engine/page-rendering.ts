@@ -1,20 +1,13 @@
 import { hostRenderModes, type CrawlSettings, type RenderMode } from '../protocol/settings.ts';
 import { contentTerms } from '../relevance/text.ts';
-import { CpuPressure } from '../render/cpu-pressure.ts';
-import { findBrowser } from '../render/find-browser.ts';
 import type { SubresourceFetcher } from '../render/page-renderer.ts';
-import { RenderGate } from '../render/render-gate.ts';
+import type { ClosableRenderer } from '../render/render-gate.ts';
 import { RenderPolicy } from '../render/render-policy.ts';
-import { RenderProcess } from '../render/render-process.ts';
+import { RENDER_CONTEXTS, SharedRendering } from '../render/shared-rendering.ts';
 import { RenderStage, type RenderStageDeps } from './render-stage.ts';
 
-/** Pages rendered at once: each context is a renderer's worth of memory on a small machine. */
-const RENDER_CONTEXTS = 2;
 /** Pages waiting for or in the browser, at most: beyond it, hosts whose pages go to the browser wait their turn. */
 const RENDER_BACKLOG = RENDER_CONTEXTS * 2;
-/** While the crawl keeps the CPU busy, one render still starts this often (render-gate.ts). */
-const RENDER_TRICKLE_MS = 5000;
-const RENDER_GATE_POLL_MS = 100;
 
 export interface PageRenderingDeps extends Pick<RenderStageDeps, 'analyseDom' | 'wouldBeHot'> {
   settings: Pick<CrawlSettings, 'render' | 'renderHostModes' | 'browserPath' | 'renderTimeoutMs' | 'query' | 'maxDecodedBytes'>;
@@ -22,24 +15,33 @@ export interface PageRenderingDeps extends Pick<RenderStageDeps, 'analyseDom' | 
   subresources: SubresourceFetcher;
   /** Pages fetched this run: with those rendered, how much work the CPU is busy with. */
   pagesFetched(): number;
+  /** The browser of several crawls in this process (a cluster worker's shards); by default the crawl starts its own. */
+  shared: SharedRendering | undefined;
+  /** Aborted with the run: renders under way are cancelled (their pages stay queued), the shared browser left to the others. */
+  signal: AbortSignal;
 }
 
 /**
  * A crawl's rendering of pages built by scripts: whether a page is rendered (learnt per host
- * and path, and kept without a browser too, for the hosts' modes the UI shows), and the
- * browser with its render stage, started once any page may be rendered.
+ * and path, and kept without a browser too, for the hosts' modes the UI shows), and its way
+ * into a browser with its render stage, opened once any page may be rendered. The browser is
+ * the crawl's own, or one shared by the crawls of a cluster worker (shared-rendering.ts).
  */
 export class PageRendering {
   readonly policy: RenderPolicy;
   readonly #deps: PageRenderingDeps;
+  /** The browser: the shared one, or the crawl's own (made here, closed with the crawl). */
+  readonly #browser: SharedRendering;
   #stage: RenderStage | undefined;
-  #gate: RenderGate | undefined;
+  #renderer: ClosableRenderer | undefined;
   /** Set when no browser was found for a crawl that renders (see notice). */
   #noBrowser: string | undefined;
 
   constructor(deps: PageRenderingDeps) {
     const { settings } = deps;
     this.#deps = deps;
+    this.#browser = deps.shared ?? new SharedRendering(settings);
+    deps.signal.addEventListener('abort', () => void this.#renderer?.close(), { once: true });
     this.policy = new RenderPolicy(settings.render, hostRenderModes(settings.renderHostModes));
     const someRendering = settings.render !== 'never' || settings.renderHostModes.some((entry) => !entry.endsWith('=never'));
     if (someRendering) this.#start();
@@ -61,26 +63,28 @@ export class PageRendering {
     if (mode !== null && mode !== 'never') this.#start();
   }
 
+  /** Cancels the crawl's renders still open, and ends its browser unless it is shared. */
   async close(): Promise<void> {
-    await this.#gate?.close();
+    await this.#renderer?.close();
+    if (this.#browser !== this.#deps.shared) await this.#browser.close();
   }
 
-  /** A browser for pages built by scripts; without one, a notice and no rendering. */
+  /** A way into a browser for pages built by scripts; without one, a notice and no rendering. */
   #start(): void {
     if (this.#stage !== undefined) return;
     const { settings } = this.#deps;
-    const browser = findBrowser(settings.browserPath);
-    if (browser.kind === 'missing') {
-      this.#noBrowser = browser.message;
+    const lane = this.#browser.lane(this.#deps.subresources, () => this.#deps.pagesFetched() - (this.#stage?.rendered ?? 0) - (this.#stage?.failed ?? 0));
+    if (lane.kind === 'missing') {
+      this.#noBrowser = lane.message;
       return;
     }
-    const renderProcess = new RenderProcess({ executablePath: browser.path, contexts: RENDER_CONTEXTS, timeoutMs: settings.renderTimeoutMs }, this.#deps.subresources);
-    const pressure = new CpuPressure(() => this.#deps.pagesFetched() - (this.#stage?.rendered ?? 0) - (this.#stage?.failed ?? 0));
-    this.#gate = new RenderGate(renderProcess, pressure, { slots: RENDER_CONTEXTS, trickleMs: RENDER_TRICKLE_MS, pollMs: RENDER_GATE_POLL_MS });
+    this.#renderer = lane.renderer;
+    // A run aborted before its first render: nothing is rendered.
+    if (this.#deps.signal.aborted) void lane.renderer.close();
     this.#stage = new RenderStage({
       policy: this.policy,
       queryTerms: [...new Set(contentTerms(settings.query))],
-      renderer: this.#gate,
+      renderer: lane.renderer,
       analyseDom: this.#deps.analyseDom,
       wouldBeHot: this.#deps.wouldBeHot,
       // The decoded-size cap of any page, in characters.

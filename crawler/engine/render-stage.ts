@@ -1,3 +1,4 @@
+import { RenderCancelledError } from '../errors.ts';
 import type { FetchResult } from '../net/fetch-page.ts';
 import type { ResponseAnalysis } from '../parse/analyse-response.ts';
 import type { Renderer } from '../render/page-renderer.ts';
@@ -58,7 +59,8 @@ export class RenderStage {
    * Renders the page and parses its DOM, after waiting for its group to learn when `plan` says
    * so; undefined when the page is not rendered after all or the render failed (the page is
    * then stored as its HTML gave it). The policy learns from every render, or hears that it
-   * gave up, so that pages waiting on its learning go on.
+   * gave up, so that pages waiting on its learning go on. A cancelled render throws its
+   * RenderCancelledError.
    */
   async render(task: QueuedUrl, result: FetchResult, raw: ResponseAnalysis, plan: Exclude<RenderPlan, 'skip'> = 'render'): Promise<RenderedAnalysis | undefined> {
     this.#pending++;
@@ -91,7 +93,9 @@ export class RenderStage {
         contentType: result.headers['content-type'] ?? 'text/html',
         body: Buffer.from(result.body ?? new Uint8Array(0)),
       });
-    } catch {
+    } catch (err) {
+      // A cancelled render (the run was aborted) leaves the page unstored, to be fetched again; a failed one, stored as its HTML gave it.
+      if (err instanceof RenderCancelledError) throw err;
       return undefined;
     }
     // A script can build a DOM far larger than any page it came in: such a render is not kept.

@@ -24,7 +24,7 @@ export const ERROR_CODES = [
   'LOCKED',
   /** A write asked of what is only read (a crawl cluster's shards served with `serve --shards`). */
   'READ_ONLY',
-  /** The browser that renders pages could not be started. */
+  /** The browser that renders pages could not be started, or a render was cancelled. */
   'BROWSER',
   /** A URL id an ordering strategy cannot hold; a lab graph that does not add up. */
   'ORDERING_ID',

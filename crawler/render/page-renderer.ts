@@ -1,4 +1,5 @@
 import type { BrowserContext, Request, Route } from 'playwright-core';
+import { RenderCancelledError } from '../errors.ts';
 import { BrowserPool } from './browser-pool.ts';
 
 /** Request types a render may make, through Forager's fetcher. Everything else is blocked. */
@@ -45,9 +46,20 @@ export interface RenderedPage {
   timedOut: boolean;
 }
 
+/**
+ * Whose render it is, when one renderer serves several crawls (a cluster worker's shards):
+ * the fetcher of the crawl the page belongs to, and a signal that cancels the render.
+ */
+export interface RenderJob {
+  /** Serves the render's subresources, instead of the renderer's own fetcher. */
+  fetch?: SubresourceFetcher;
+  /** Aborted: the render ends at once, its promise rejected and its subresource requests refused. */
+  signal?: AbortSignal;
+}
+
 /** What renders pages: in this process (PageRenderer) or in a process of its own (RenderProcess). */
 export interface Renderer {
-  render(input: RenderInput): Promise<RenderedPage>;
+  render(input: RenderInput, job?: RenderJob): Promise<RenderedPage>;
   /** Why pages can no longer be rendered (the browser would not start), if so. */
   readonly unavailable: Error | undefined;
 }
@@ -72,16 +84,20 @@ const WAIT_FOR_QUIET_DOM = `new Promise((resolve) => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The promise's value, or false once `deadline` (performance.now() time) passes first. */
-async function beforeDeadline(promise: Promise<boolean>, deadline: number): Promise<boolean> {
+/** The promise's value, or false once `deadline` (performance.now() time) passes or `signal` aborts first. */
+async function beforeDeadline(promise: Promise<boolean>, deadline: number, signal: AbortSignal): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()));
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
     return await Promise.race([promise, late]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -114,14 +130,21 @@ export class PageRenderer implements Renderer {
     return this.#pool.unavailable;
   }
 
-  render(input: RenderInput): Promise<RenderedPage> {
-    return this.#pool.withContext(prepareContext, (context) => this.#renderIn(context, input));
+  render(input: RenderInput, job: RenderJob = {}): Promise<RenderedPage> {
+    if (job.signal?.aborted === true) return Promise.reject(new RenderCancelledError(input.url));
+    return this.#pool.withContext(prepareContext, (context) => this.#renderIn(context, input, job.fetch ?? this.#fetch, job.signal));
   }
 
-  async #renderIn(context: BrowserContext, input: RenderInput): Promise<RenderedPage> {
+  async #renderIn(context: BrowserContext, input: RenderInput, fetch: SubresourceFetcher, cancel: AbortSignal | undefined): Promise<RenderedPage> {
+    const cancelled = (): boolean => cancel?.aborted === true;
+    // Cancelled while it waited for a context: no page is opened.
+    if (cancelled()) throw new RenderCancelledError(input.url);
     const started = performance.now();
     const deadline = started + this.#timeoutMs;
+    // Ends the render's requests when it is done, or cancelled (the page is closed then, its context freed).
     const abort = new AbortController();
+    const onCancel = (): void => abort.abort();
+    cancel?.addEventListener('abort', onCancel, { once: true });
     const requests: RenderRequest[] = [];
     let pending = 0;
     let lastNetwork = performance.now();
@@ -130,7 +153,7 @@ export class PageRenderer implements Renderer {
       await page.route('**/*', async (route: Route) => {
         pending++;
         try {
-          await this.#answer(route, route.request(), input, requests, abort.signal);
+          await this.#answer(route, route.request(), input, requests, fetch, abort.signal);
         } finally {
           pending--;
           lastNetwork = performance.now();
@@ -138,9 +161,9 @@ export class PageRenderer implements Renderer {
       });
       await page.goto(input.url, { waitUntil: 'domcontentloaded', timeout: this.#timeoutMs }).catch(() => undefined);
       let timedOut = true;
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline && !abort.signal.aborted) {
         // The page itself waits for its DOM to be quiet (one round trip, not one per poll); the network is known here.
-        const domQuiet = await beforeDeadline(page.evaluate(WAIT_FOR_QUIET_DOM).then(() => true, () => false), deadline);
+        const domQuiet = await beforeDeadline(page.evaluate(WAIT_FOR_QUIET_DOM).then(() => true, () => false), deadline, abort.signal);
         const networkQuietFor = performance.now() - lastNetwork;
         if (domQuiet && pending === 0 && networkQuietFor >= NETWORK_QUIET_MS) {
           timedOut = false;
@@ -148,16 +171,18 @@ export class PageRenderer implements Renderer {
         }
         await sleep(Math.min(Math.max(POLL_MS, NETWORK_QUIET_MS - networkQuietFor), Math.max(0, deadline - performance.now())));
       }
+      if (cancelled()) throw new RenderCancelledError(input.url);
       abort.abort();
       const dom = await page.content().catch(() => '');
       return { dom, requests, ms: performance.now() - started, timedOut };
     } finally {
+      cancel?.removeEventListener('abort', onCancel);
       abort.abort();
       await page.close().catch(() => undefined);
     }
   }
 
-  async #answer(route: Route, request: Request, input: RenderInput, log: RenderRequest[], signal: AbortSignal): Promise<void> {
+  async #answer(route: Route, request: Request, input: RenderInput, log: RenderRequest[], fetch: SubresourceFetcher, signal: AbortSignal): Promise<void> {
     const url = request.url();
     const type = request.resourceType();
     if (type === 'document' && request.isNavigationRequest() && request.frame().parentFrame() === null && url === input.url) {
@@ -171,12 +196,13 @@ export class PageRenderer implements Renderer {
     if (!FETCHED_TYPES.has(type)) return refuse(`type:${type}`);
     if (request.method() !== 'GET') return refuse(`method:${request.method()}`);
     if (signal.aborted) return refuse('render-over');
-    const outcome = await this.#fetch(url, input.url, signal).catch((err: unknown): SubresourceOutcome => ({ kind: 'blocked', reason: `error:${err instanceof Error ? err.message : String(err)}` }));
+    const outcome = await fetch(url, input.url, signal).catch((err: unknown): SubresourceOutcome => ({ kind: 'blocked', reason: `error:${err instanceof Error ? err.message : String(err)}` }));
     if (outcome.kind === 'blocked') return refuse(outcome.reason);
     log.push({ url, type, outcome: outcome.fromCache ? 'cached' : 'fetched' });
     await route.fulfill({ status: outcome.response.status, headers: outcome.response.headers, body: outcome.response.body }).catch(() => undefined);
   }
 }
+
 
 /** Once per context: no websockets, and the mutation clock every page's "done" test reads. */
 async function prepareContext(context: BrowserContext): Promise<void> {

@@ -1,4 +1,5 @@
-import type { RenderedPage, Renderer, RenderInput } from './page-renderer.ts';
+import { RenderCancelledError } from '../errors.ts';
+import type { RenderedPage, Renderer, RenderInput, RenderJob } from './page-renderer.ts';
 import type { Pressure } from './cpu-pressure.ts';
 
 export interface RenderGateOptions {
@@ -12,6 +13,7 @@ export interface RenderGateOptions {
 
 interface Waiting {
   input: RenderInput;
+  job: RenderJob;
   resolve(page: RenderedPage): void;
   reject(err: Error): void;
 }
@@ -54,10 +56,32 @@ export class RenderGate implements ClosableRenderer {
     return this.#waiting.length;
   }
 
-  render(input: RenderInput): Promise<RenderedPage> {
+  render(input: RenderInput, job: RenderJob = {}): Promise<RenderedPage> {
     if (this.#closed) return Promise.reject(new Error('the renderer is closed'));
+    const { signal } = job;
+    if (signal?.aborted === true) return Promise.reject(new RenderCancelledError(input.url));
     return new Promise<RenderedPage>((resolve, reject) => {
-      this.#waiting.push({ input, resolve, reject });
+      const waiting: Waiting = {
+        input,
+        job,
+        resolve: (page) => {
+          signal?.removeEventListener('abort', onCancel);
+          resolve(page);
+        },
+        reject: (err) => {
+          signal?.removeEventListener('abort', onCancel);
+          reject(err);
+        },
+      };
+      // Cancelled while it waits here, a render leaves the queue; once started, the inner renderer hears the signal.
+      const onCancel = (): void => {
+        const at = this.#waiting.indexOf(waiting);
+        if (at < 0) return;
+        this.#waiting.splice(at, 1);
+        waiting.reject(new RenderCancelledError(input.url));
+      };
+      signal?.addEventListener('abort', onCancel, { once: true });
+      this.#waiting.push(waiting);
       this.#admit();
     });
   }
@@ -87,7 +111,7 @@ export class RenderGate implements ClosableRenderer {
   #start(waiting: Waiting): void {
     this.#running++;
     this.#lastStart = performance.now();
-    this.#inner.render(waiting.input).then(waiting.resolve, waiting.reject).finally(() => {
+    this.#inner.render(waiting.input, waiting.job).then(waiting.resolve, waiting.reject).finally(() => {
       this.#running--;
       if (!this.#closed) this.#admit();
     });

@@ -15,12 +15,17 @@ const send = (message: FromRenderHost): void => {
 };
 
 const waitingFetches = new Map<number, (outcome: SubresourceOutcome) => void>();
+/** Renders under way, by id: a 'cancel' aborts one. */
+const cancels = new Map<number, AbortController>();
 let nextFetchId = 1;
 let pool: BrowserPool | undefined;
 let renderer: PageRenderer | undefined;
 
-/** A subresource, asked of the crawler; a render that ends first cancels what it still waits for. */
-function fetchThroughCrawler(url: string, pageUrl: string, signal: AbortSignal): Promise<SubresourceOutcome> {
+/**
+ * A subresource of render `renderId`, asked of the crawler, which hands it to that render's
+ * crawl's fetcher; a render that ends first cancels what it still waits for.
+ */
+function fetchThroughCrawler(renderId: number, url: string, pageUrl: string, signal: AbortSignal): Promise<SubresourceOutcome> {
   if (signal.aborted) return Promise.resolve({ kind: 'blocked', reason: 'render-over' });
   const fetchId = nextFetchId++;
   return new Promise((resolve) => {
@@ -34,13 +39,14 @@ function fetchThroughCrawler(url: string, pageUrl: string, signal: AbortSignal):
       resolve(outcome);
     });
     signal.addEventListener('abort', onAbort, { once: true });
-    send({ type: 'fetch', fetchId, url, pageUrl });
+    send({ type: 'fetch', fetchId, renderId, url, pageUrl });
   });
 }
 
 function start(options: RenderHostOptions): void {
   pool = new BrowserPool({ executablePath: options.executablePath, contexts: options.contexts });
-  renderer = new PageRenderer(pool, fetchThroughCrawler, options.timeoutMs);
+  // Every render is given its own fetcher (below): this one serves none.
+  renderer = new PageRenderer(pool, async () => ({ kind: 'blocked', reason: 'no-render' }), options.timeoutMs);
 }
 
 async function render(id: number, input: RenderInput): Promise<void> {
@@ -48,11 +54,15 @@ async function render(id: number, input: RenderInput): Promise<void> {
     send({ type: 'failed', id, message: 'the render process was not started', unavailable: false });
     return;
   }
+  const cancel = new AbortController();
+  cancels.set(id, cancel);
   try {
-    const page = await renderer.render(input);
+    const page = await renderer.render(input, { fetch: (url, pageUrl, signal) => fetchThroughCrawler(id, url, pageUrl, signal), signal: cancel.signal });
     send({ type: 'rendered', id, page });
   } catch (err) {
     send({ type: 'failed', id, message: err instanceof Error ? err.message : String(err), unavailable: pool.unavailable !== undefined });
+  } finally {
+    cancels.delete(id);
   }
 }
 
@@ -60,6 +70,7 @@ lowerPriority([process.pid]);
 process.on('message', (message: ToRenderHost) => {
   if (message.type === 'start') start(message.options);
   else if (message.type === 'render') void render(message.id, message.input);
+  else if (message.type === 'cancel') cancels.get(message.id)?.abort();
   else {
     waitingFetches.get(message.fetchId)?.(message.outcome);
     waitingFetches.delete(message.fetchId);

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { BrowserUnavailableError } from '../errors.ts';
-import type { RenderedPage, Renderer, RenderInput, SubresourceFetcher } from './page-renderer.ts';
+import { BrowserUnavailableError, RenderCancelledError } from '../errors.ts';
+import type { RenderedPage, Renderer, RenderInput, RenderJob, SubresourceFetcher, SubresourceOutcome } from './page-renderer.ts';
 import type { FromRenderHost, RenderHostOptions, ToRenderHost } from './render-messages.ts';
 
 const HOST_FILE = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './render-host.ts' : './render-host.js', import.meta.url));
@@ -13,26 +13,40 @@ const MAX_CRASHES = 3;
 interface PendingRender {
   resolve(page: RenderedPage): void;
   reject(err: Error): void;
+  /** The fetcher of the render's crawl. */
+  fetch: SubresourceFetcher;
+  /** Stops listening for the render's cancellation. */
+  done(): void;
 }
+
+interface RunningFetch {
+  renderId: number;
+  abort: AbortController;
+}
+
+/** What a request of a render that is over, or that no crawl claims, is told. */
+const RENDER_OVER: SubresourceOutcome = { kind: 'blocked', reason: 'render-over' };
 
 /**
  * Renders pages in a process of its own (render-host.ts), started on the first render and
- * again if it dies. The requests its pages make come back here and go through `fetch`, the
- * crawler's subresource fetcher, so robots.txt, politeness, the SSRF guard and the cache
- * stay the crawler's.
+ * again if it dies. The requests its pages make come back here and go through the render's
+ * subresource fetcher (its job's, else `fetch`), so robots.txt, politeness, the SSRF guard
+ * and the cache stay those of the crawl the page belongs to: one process serves every shard
+ * of a cluster worker, each render with its own shard's fetcher.
  */
 export class RenderProcess implements Renderer {
   readonly #options: RenderHostOptions;
   readonly #fetch: SubresourceFetcher;
   #child: ChildProcess | undefined;
   readonly #pending = new Map<number, PendingRender>();
-  readonly #fetches = new Map<number, AbortController>();
+  readonly #fetches = new Map<number, RunningFetch>();
   #nextId = 1;
   #crashes = 0;
   #unavailable: BrowserUnavailableError | undefined;
   #closed = false;
 
-  constructor(options: RenderHostOptions, fetch: SubresourceFetcher) {
+  /** `fetch`: serves renders whose job names no fetcher; without it, their requests are refused. */
+  constructor(options: RenderHostOptions, fetch: SubresourceFetcher = async () => RENDER_OVER) {
     this.#options = options;
     this.#fetch = fetch;
   }
@@ -41,15 +55,36 @@ export class RenderProcess implements Renderer {
     return this.#unavailable;
   }
 
-  render(input: RenderInput): Promise<RenderedPage> {
+  render(input: RenderInput, job: RenderJob = {}): Promise<RenderedPage> {
     if (this.#unavailable !== undefined) return Promise.reject(this.#unavailable);
     if (this.#closed) return Promise.reject(new Error('the render process is closed'));
+    const { signal } = job;
+    if (signal?.aborted === true) return Promise.reject(new RenderCancelledError(input.url));
     const child = this.#child ?? this.#start();
     const id = this.#nextId++;
     return new Promise<RenderedPage>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      const onCancel = (): void => this.#cancel(id, new RenderCancelledError(input.url));
+      signal?.addEventListener('abort', onCancel, { once: true });
+      this.#pending.set(id, { resolve, reject, fetch: job.fetch ?? this.#fetch, done: () => signal?.removeEventListener('abort', onCancel) });
       child.send({ type: 'render', id, input } satisfies ToRenderHost);
     });
+  }
+
+  /**
+   * A render its crawl no longer wants: it fails at once, its crawl's fetcher is asked
+   * nothing more (requests under way are aborted, later ones refused), and the render
+   * process closes the page.
+   */
+  #cancel(id: number, error: RenderCancelledError): void {
+    const pending = this.#settle(id);
+    if (pending === undefined) return;
+    for (const [fetchId, fetch] of this.#fetches) {
+      if (fetch.renderId !== id) continue;
+      fetch.abort.abort();
+      this.#fetches.delete(fetchId);
+    }
+    if (this.#child?.connected === true) this.#child.send({ type: 'cancel', id } satisfies ToRenderHost);
+    pending.reject(error);
   }
 
   /** Ends the process (and its browser with it); renders still open fail. */
@@ -87,10 +122,12 @@ export class RenderProcess implements Renderer {
         this.#settle(message.id)?.reject(this.#unavailable ?? new Error(message.message));
         break;
       case 'fetch': {
+        const fetch = this.#pending.get(message.renderId)?.fetch;
         const abort = new AbortController();
-        this.#fetches.set(message.fetchId, abort);
-        void this.#fetch(message.url, message.pageUrl, abort.signal)
-          .catch((err: unknown) => ({ kind: 'blocked' as const, reason: `error:${err instanceof Error ? err.message : String(err)}` }))
+        if (fetch !== undefined) this.#fetches.set(message.fetchId, { renderId: message.renderId, abort });
+        // A render cancelled (or never known) asks its crawl nothing: that crawl may be closed.
+        void (fetch === undefined ? Promise.resolve(RENDER_OVER) : fetch(message.url, message.pageUrl, abort.signal))
+          .catch((err: unknown): SubresourceOutcome => ({ kind: 'blocked', reason: `error:${err instanceof Error ? err.message : String(err)}` }))
           .then((outcome) => {
             this.#fetches.delete(message.fetchId);
             if (child.connected) child.send({ type: 'fetched', fetchId: message.fetchId, outcome } satisfies ToRenderHost);
@@ -98,7 +135,7 @@ export class RenderProcess implements Renderer {
         break;
       }
       case 'cancel-fetch':
-        this.#fetches.get(message.fetchId)?.abort();
+        this.#fetches.get(message.fetchId)?.abort.abort();
         break;
     }
   }
@@ -106,19 +143,24 @@ export class RenderProcess implements Renderer {
   #settle(id: number): PendingRender | undefined {
     const pending = this.#pending.get(id);
     this.#pending.delete(id);
+    pending?.done();
     return pending;
   }
 
   #onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.#child !== child) return;
     this.#child = undefined;
-    for (const abort of this.#fetches.values()) abort.abort();
+    for (const fetch of this.#fetches.values()) fetch.abort.abort();
     this.#fetches.clear();
     if (!this.#closed && ++this.#crashes >= MAX_CRASHES) {
       this.#unavailable ??= new BrowserUnavailableError(`the render process stopped ${MAX_CRASHES} times in a row (last: ${signal ?? `exit code ${code}`})`, { executablePath: this.#options.executablePath });
     }
     const failure = this.#unavailable ?? new Error(`the render process stopped (${signal ?? `exit code ${code}`})`);
-    for (const pending of this.#pending.values()) pending.reject(failure);
+    for (const pending of this.#pending.values()) {
+      pending.done();
+      pending.reject(failure);
+    }
     this.#pending.clear();
   }
 }
+

@@ -2,18 +2,20 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { CpuPressure, type CpuReading } from '../../../../crawler/render/cpu-pressure.ts';
-import type { RenderedPage, RenderInput } from '../../../../crawler/render/page-renderer.ts';
+import type { RenderedPage, RenderInput, RenderJob } from '../../../../crawler/render/page-renderer.ts';
 import { RenderGate, type ClosableRenderer } from '../../../../crawler/render/render-gate.ts';
 
 /** A renderer whose renders end when the test says; it records when each started. */
 class HeldRenderer implements ClosableRenderer {
   readonly unavailable = undefined;
   readonly started: string[] = [];
+  readonly jobs: (RenderJob | undefined)[] = [];
   readonly #finish = new Map<string, () => void>();
   closed = false;
 
-  render(input: RenderInput): Promise<RenderedPage> {
+  render(input: RenderInput, job?: RenderJob): Promise<RenderedPage> {
     this.started.push(input.url);
+    this.jobs.push(job);
     return new Promise((resolve) => this.#finish.set(input.url, () => resolve({ dom: `<p>${input.url}</p>`, requests: [], ms: 1, timedOut: false })));
   }
 
@@ -92,6 +94,28 @@ describe('the render gate', () => {
     assert.equal(cpu.stopped, true);
     inner.finish('a');
     await first;
+  });
+
+  it("hands each render's job (its crawl's fetcher) to the browser, and drops a render cancelled while it waits", async () => {
+    const inner = new HeldRenderer();
+    const gate = new RenderGate(inner, pressure(), { slots: 1, trickleMs: 10_000, pollMs: 10 });
+    const fetch = async () => ({ kind: 'blocked' as const, reason: 'test' });
+    const cancel = new AbortController();
+    const first = gate.render(input('a'), { fetch });
+    const second = gate.render(input('b'), { fetch, signal: cancel.signal });
+    const third = gate.render(input('c'));
+    assert.equal(inner.jobs[0]?.fetch, fetch);
+    cancel.abort();
+    await assert.rejects(second, { name: 'RenderCancelledError' });
+    assert.equal(gate.waiting, 1, 'the cancelled render left the queue');
+    inner.finish('a');
+    await first;
+    await sleep(0);
+    assert.deepEqual(inner.started, ['a', 'c'], 'the cancelled render never reached the browser');
+    inner.finish('c');
+    await third;
+    await assert.rejects(gate.render(input('d'), { signal: cancel.signal }), { name: 'RenderCancelledError' }, 'nor does one cancelled before it is asked');
+    await gate.close();
   });
 });
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { descendantPids } from '../../../../crawler/render/browser-memory.ts';
 import { findBrowser } from '../../../../crawler/render/find-browser.ts';
-import type { SubresourceFetcher } from '../../../../crawler/render/page-renderer.ts';
+import type { RenderInput, SubresourceFetcher } from '../../../../crawler/render/page-renderer.ts';
 import { RenderProcess } from '../../../../crawler/render/render-process.ts';
 
 const browser = findBrowser('');
@@ -73,5 +73,63 @@ describe('rendering in a process of its own', { skip: browser.kind === 'missing'
     }
     assert.equal(renderer.unavailable?.name, 'BrowserUnavailableError');
     await assert.rejects(render(), { name: 'BrowserUnavailableError' });
+  });
+});
+
+describe('one render process serving several crawls', { skip: browser.kind === 'missing' ? 'no Chromium-family browser on this machine' : false }, () => {
+  // No fetcher of its own: every render brings its crawl's.
+  const renderer = new RenderProcess({ executablePath: browser.kind === 'found' ? browser.path : '', contexts: 2, timeoutMs: 10_000 });
+  const app = (origin: string, script: string): RenderInput => ({ url: `${origin}/`, status: 200, contentType: 'text/html', body: Buffer.from(`<div id="root"></div><script>${script}</script>`) });
+  const BUILD = "fetch('/data.json').then((r) => r.json()).then((d) => { document.getElementById('root').textContent = d.text; });";
+
+  /** A crawl's fetcher: answers /data.json with its name, and notes every URL it was asked. */
+  function crawlFetcher(name: string): { fetch: SubresourceFetcher; asked: string[] } {
+    const asked: string[] = [];
+    const fetch: SubresourceFetcher = async (url) => {
+      asked.push(url);
+      return { kind: 'response', response: { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ text: `built for ${name}` })) }, fromCache: false };
+    };
+    return { fetch, asked };
+  }
+
+  after(() => renderer.close());
+
+  it("sends each render's requests to the fetcher its job names", async () => {
+    const north = crawlFetcher('north');
+    const south = crawlFetcher('south');
+    const [northPage, southPage] = await Promise.all([
+      renderer.render(app('http://north.test', BUILD), { fetch: north.fetch }),
+      renderer.render(app('http://south.test', BUILD), { fetch: south.fetch }),
+    ]);
+    assert.match(northPage.dom, /built for north/);
+    assert.match(southPage.dom, /built for south/);
+    assert.deepEqual(north.asked, ['http://north.test/data.json']);
+    assert.deepEqual(south.asked, ['http://south.test/data.json']);
+  });
+
+  it('fails a cancelled render at once, aborts its requests, asks its fetcher nothing more, and renders on', async () => {
+    const asked: string[] = [];
+    let aborted = false;
+    const hanging: SubresourceFetcher = (url, _pageUrl, signal) => {
+      asked.push(url);
+      return new Promise((resolve) => {
+        signal.addEventListener('abort', () => {
+          aborted = true;
+          resolve({ kind: 'blocked', reason: 'aborted' });
+        });
+      });
+    };
+    const cancel = new AbortController();
+    const pending = renderer.render(app('http://stuck.test', "fetch('/slow.json'); setTimeout(() => fetch('/later.json'), 300);"), { fetch: hanging, signal: cancel.signal });
+    while (asked.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const cancelledAt = performance.now();
+    cancel.abort();
+    await assert.rejects(pending, { name: 'RenderCancelledError' });
+    assert.ok(performance.now() - cancelledAt < 100, 'at once, not at the time limit');
+    assert.equal(aborted, true, 'the request under way was aborted');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.deepEqual(asked, ['http://stuck.test/slow.json'], 'the later request was never put to the fetcher');
+    const next = crawlFetcher('next');
+    assert.match((await renderer.render(app('http://next.test', BUILD), { fetch: next.fetch })).dom, /built for next/);
   });
 });
