@@ -9,6 +9,8 @@ export interface ClusterStatus {
   name: string;
   query: string;
   state: ClusterState;
+  /** How long after its last check each stored page is revisited ('' never): a cluster that revisits runs until stopped. */
+  revisitAfter: string;
   partitions: number;
   /** Partitions some live worker leases now. */
   leased: number;
@@ -46,6 +48,7 @@ export async function readClusterStatus(redis: Redis, name: string): Promise<Clu
     name,
     query: definition.settings.query,
     state,
+    revisitAfter: definition.settings.revisitAfter,
     partitions: definition.partitions,
     leased: leases.filter((holder) => holder !== null).length,
     maxPages: definition.settings.maxPages,
@@ -75,6 +78,7 @@ function field(text: string): string {
 export function formatClusterStatus(status: ClusterStatus): string {
   const lines = [
     `cluster "${status.name}" (${field(status.query)}): ${status.state}`,
+    ...(status.revisitAfter === '' ? [] : [`revisits each page ${status.revisitAfter} after its last check: runs until stopped (forager cluster stop)`]),
     `pages stored ${status.pagesStored}, ${status.pagesPerSecond.toFixed(1)} pages/s; budget ${status.budgetUsed}/${status.maxPages} handed out; queued ${status.queued}`,
     `partitions leased ${status.leased}/${status.partitions}`,
     `stream backlog ${status.streamBacklog} batches of links`,

@@ -51,6 +51,8 @@ export interface WorkerOptions {
   log: (line: string) => void;
   /** Parse workers (default: one per spare core). */
   parseWorkers?: number;
+  /** How long a shard idles before it is closed (default: shard-pool.ts DORMANT_AFTER_MS). */
+  dormantAfterMs?: number;
 }
 
 export type WorkerEnd = 'finished' | 'stopped' | 'left';
@@ -64,6 +66,7 @@ export class ClusterWorker {
   readonly #home: string;
   readonly #log: (line: string) => void;
   readonly #parseWorkers: number | undefined;
+  readonly #dormantAfterMs: number | undefined;
   readonly #partitions = new PartitionMap();
   readonly #throttle = new ReportThrottle(REPORT_EVERY_MS);
   #definition: ClusterDefinition | undefined;
@@ -99,6 +102,7 @@ export class ClusterWorker {
     this.#home = options.home ?? `${hostname()}:${resolve(options.dir)}`;
     this.#log = options.log;
     this.#parseWorkers = options.parseWorkers;
+    this.#dormantAfterMs = options.dormantAfterMs;
     this.#judging = new SharedJudging(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
   }
 
@@ -182,7 +186,7 @@ export class ClusterWorker {
       },
     );
     const pool: ShardPool = new ShardPool(
-      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper },
+      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, ...(this.#dormantAfterMs === undefined ? {} : { dormantAfterMs: this.#dormantAfterMs }) },
       {
         log,
         report,
@@ -419,8 +423,9 @@ export class ClusterWorker {
    * read shows in its owner's next status, so two looks a status apart cannot both miss it.
    */
   async #crawlFinished(): Promise<boolean> {
-    if (this.#state !== 'running') return false;
     const definition = this.#definition as ClusterDefinition;
+    // A crawl that revisits its pages runs until stopped, as a plain crawl with --revisit-after does.
+    if (this.#state !== 'running' || definition.settings.revisitAfter !== '') return false;
     const { workers } = await (this.#registry as WorkerRegistry).view();
     const previous = this.#lastLook;
     this.#lastLook = new Map(workers.map((w) => [w.id, w]));

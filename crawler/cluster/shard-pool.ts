@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { revisitAfterMsOf } from '../engine/run-policy.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import { shardFileName } from '../store/shard-names.ts';
 import type { ClusterDefinition } from './cluster-definition.ts';
@@ -23,10 +24,11 @@ import type { WorkerVoice } from './report-throttle.ts';
  */
 const OPENS_PER_TICK = 6;
 /**
- * A shard with nothing to do for this long is closed until links come for it: a worker holds
- * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
+ * A shard with nothing to do for this long is closed until links come for it, or its pages
+ * come due for a revisit: a worker holds a share of 256 partitions, and an open shard costs
+ * megabytes (its page cache, its engine).
  */
-const DORMANT_AFTER_MS = 120_000;
+export const DORMANT_AFTER_MS = 120_000;
 /** A shard whose write lock another process holds (a worker past its lease) is tried again this often. */
 const LOCKED_RETRY_MS = 1000;
 /** A shard that failed to open, or whose engine ended on an error, is tried again after this long. */
@@ -48,6 +50,8 @@ export interface ShardPoolParts {
   template: string;
   worker: string;
   keeper: LeaseKeeper;
+  /** How long a shard idles before it is closed (default DORMANT_AFTER_MS). */
+  dormantAfterMs?: number;
 }
 
 export interface ShardPoolEvents extends WorkerVoice {
@@ -67,8 +71,13 @@ export class ShardPool {
   readonly #runners = new Map<number, ShardRunner>();
   /** Partitions whose shard failed to open or whose engine ended on an error: retried after a pause. */
   readonly #retryAt = new Map<number, number>();
-  /** Partitions whose shard was closed for idleness: opened again when links come for them, not before. */
+  /** Partitions whose shard was closed for idleness: opened again when links come for them, or their pages come due. */
   readonly #dormant = new Set<number>();
+  /** When each dormant shard's first stored page comes due for a revisit (a crawl with settings.revisitAfter): it is opened then. */
+  readonly #dueAt = new Map<number, number>();
+  /** How long after its last check a stored page is revisited; undefined: never. */
+  readonly #revisitAfterMs: number | undefined;
+  readonly #dormantAfterMs: number;
   /** Since when each open shard has been idle. */
   readonly #idleSince = new Map<number, number>();
   readonly #shardTime: ShardTime = { opened: 0, openMs: 0, closeMs: 0 };
@@ -78,6 +87,8 @@ export class ShardPool {
   constructor(parts: ShardPoolParts, events: ShardPoolEvents) {
     this.#parts = parts;
     this.#events = events;
+    this.#revisitAfterMs = revisitAfterMsOf(parts.definition.settings);
+    this.#dormantAfterMs = parts.dormantAfterMs ?? DORMANT_AFTER_MS;
   }
 
   /** Pages stored in this pool's shards. */
@@ -107,10 +118,19 @@ export class ShardPool {
     }
   }
 
-  /** Shards left from earlier owners hold queued URLs: opened as soon as their partition is held. */
+  /**
+   * Shards left from earlier owners hold queued URLs: opened as soon as their partition is
+   * held. A dormant shard is opened again when its pages come due for a revisit.
+   */
   openShardsWithWork(): void {
+    const now = Date.now();
     for (const partition of this.#parts.keeper.held.keys()) {
-      if (!this.#runners.has(partition) && !this.#dormant.has(partition) && existsSync(join(this.#parts.dir, shardFileName(partition)))) this.runnerFor(partition);
+      if (this.#runners.has(partition)) continue;
+      if (this.#dormant.has(partition)) {
+        if ((this.#dueAt.get(partition) ?? Number.POSITIVE_INFINITY) <= now) this.runnerFor(partition);
+      } else if (existsSync(join(this.#parts.dir, shardFileName(partition)))) {
+        this.runnerFor(partition);
+      }
     }
   }
 
@@ -163,6 +183,7 @@ export class ShardPool {
       this.#shardTime.openMs += runner.openMs;
       this.#runners.set(partition, runner);
       this.#dormant.delete(partition);
+      this.#dueAt.delete(partition);
       this.#retryAt.delete(partition);
       return runner;
     } catch (err) {
@@ -185,7 +206,7 @@ export class ShardPool {
     }
   }
 
-  /** Shards idle past DORMANT_AFTER_MS go to sleep. Returns whether every open shard is idle. */
+  /** Shards idle past the dormant time go to sleep. Returns whether every open shard is idle. */
   tendIdleShards(): boolean {
     const now = Date.now();
     let idle = true;
@@ -197,12 +218,21 @@ export class ShardPool {
       }
       const since = this.#idleSince.get(partition) ?? now;
       this.#idleSince.set(partition, since);
-      if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
+      if (now - since >= this.#dormantAfterMs && runner.outcome === undefined) this.#putToSleep(partition, runner, now);
     }
     return idle;
   }
 
-  #putToSleep(partition: number, runner: ShardRunner): void {
+  /**
+   * Closes an idle shard until links come for it or, in a crawl that revisits, its first page
+   * comes due. A page already due when its shard goes to sleep is one its engine did not
+   * revisit (its revisit failed, or the rules refuse it now): that shard wakes a revisit
+   * period later rather than at once, so that it does not open and sleep in a loop.
+   */
+  #putToSleep(partition: number, runner: ShardRunner, now: number): void {
+    const afterMs = this.#revisitAfterMs;
+    const due = afterMs === undefined ? undefined : runner.nextRevisitAt(afterMs);
+    if (afterMs !== undefined && due !== undefined) this.#dueAt.set(partition, due > now ? due : now + afterMs);
     this.#runners.delete(partition);
     this.#idleSince.delete(partition);
     this.#dormant.add(partition);
@@ -212,6 +242,7 @@ export class ShardPool {
   /** A partition no longer this worker's: its shard's bookkeeping goes (an open shard is closed by the caller). */
   forget(partition: number): void {
     this.#dormant.delete(partition);
+    this.#dueAt.delete(partition);
     this.#idleSince.delete(partition);
     this.#retryAt.delete(partition);
   }

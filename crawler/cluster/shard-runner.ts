@@ -9,6 +9,7 @@ import type { CrawlSettings } from '../protocol/settings.ts';
 import { ClusterError, UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
 import { openCollection, type Db } from '../store/database.ts';
+import { RevisitStore } from '../store/revisit-store.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import { importCookies } from '../store/cookie-store.ts';
 import type { ImportedCookie } from '../net/cookies-txt.ts';
@@ -218,6 +219,12 @@ export class ShardRunner {
     }
     this.#engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
     return true;
+  }
+
+  /** When the shard's page checked longest ago comes due for a revisit `afterMs` after that check; undefined without stored pages. */
+  nextRevisitAt(afterMs: number): number | undefined {
+    const oldest = new RevisitStore(this.#db).oldestCheck();
+    return oldest === undefined ? undefined : oldest + afterMs;
   }
 
   /** The oldest links for other partitions, to send; then sent() with the same batch. */
