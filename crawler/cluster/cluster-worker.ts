@@ -17,6 +17,7 @@ import { ReportThrottle } from './report-throttle.ts';
 import { WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
+import { RefreshWork } from './refresh-work.ts';
 import { ShardPool, type ShardTime } from './shard-pool.ts';
 import { shardTemplate } from './shard-template.ts';
 
@@ -74,6 +75,8 @@ export class ClusterWorker {
   #keeper!: LeaseKeeper;
   #pool: ShardPool | undefined;
   #traffic!: LinkTraffic;
+  /** The worker's part of a cluster's refresh (`forager refresh --cluster`). */
+  #refreshWork!: RefreshWork;
   readonly #judging: SharedJudging;
   #registry: WorkerRegistry | undefined;
   #budget: SharedBudget | undefined;
@@ -194,10 +197,12 @@ export class ClusterWorker {
         paused: () => this.#paused,
         send: (links) => this.#traffic.send(links),
         fenced: (partition) => this.#forget(partition),
+        refreshEnded: (end) => this.#refreshWork.ended(end),
       },
     );
     this.#keeper = keeper;
     this.#pool = pool;
+    this.#refreshWork = new RefreshWork({ redis: this.#redis, keys: this.#keys, dir: this.#dir, partitions: definition.partitions, held: () => keeper.held.keys(), pool, onDamage: (damage) => this.#damaged(damage) });
     this.#traffic = new LinkTraffic({ streams, keys: this.#keys, id: this.id, partitions: this.#partitions, keeper, pool }, { log, report, pressureChanged: () => this.#applyState() });
   }
 
@@ -232,6 +237,7 @@ export class ClusterWorker {
     const pool = this.#shards;
     pool.newTick();
     pool.reapEndedShards();
+    await this.#refreshWork.tick(now);
     pool.openShardsWithWork();
     await this.#traffic.intake();
     await this.#traffic.sendOutboxes();
@@ -425,7 +431,7 @@ export class ClusterWorker {
   async #crawlFinished(): Promise<boolean> {
     const definition = this.#definition as ClusterDefinition;
     // A crawl that revisits its pages runs until stopped, as a plain crawl with --revisit-after does.
-    if (this.#state !== 'running' || definition.settings.revisitAfter !== '') return false;
+    if (this.#state !== 'running' || definition.settings.revisitAfter !== '' || this.#refreshWork.inProgress) return false;
     const { workers } = await (this.#registry as WorkerRegistry).view();
     const previous = this.#lastLook;
     this.#lastLook = new Map(workers.map((w) => [w.id, w]));

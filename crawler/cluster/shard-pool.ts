@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { revisitAfterMsOf } from '../engine/run-policy.ts';
+import { revisitAfterMsOf, type RefreshRun } from '../engine/run-policy.ts';
+import type { RefreshEnd } from './refresh-work.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import { shardFileName } from '../store/shard-names.ts';
 import type { ClusterDefinition } from './cluster-definition.ts';
@@ -63,6 +64,8 @@ export interface ShardPoolEvents extends WorkerVoice {
   send: (links: SentLink[]) => Promise<unknown>;
   /** A partition found to be another worker's (the epoch fence): the worker forgets it. */
   fenced: (partition: number) => void;
+  /** A shard's part of a cluster's refresh ended (refresh-work.ts). */
+  refreshEnded: (end: RefreshEnd) => void;
 }
 
 export class ShardPool {
@@ -78,6 +81,10 @@ export class ShardPool {
   /** How long after its last check a stored page is revisited; undefined: never. */
   readonly #revisitAfterMs: number | undefined;
   readonly #dormantAfterMs: number;
+  /** The refresh each partition's shard runs, or is to run, in place of its crawl (a cluster's refresh), with its request's id. */
+  readonly #refreshes = new Map<number, { id: string; run: RefreshRun }>();
+  /** Partitions whose shard is being closed: not opened again before it is, so that one file never has two engines. */
+  readonly #closing = new Set<number>();
   /** Since when each open shard has been idle. */
   readonly #idleSince = new Map<number, number>();
   readonly #shardTime: ShardTime = { opened: 0, openMs: 0, closeMs: 0 };
@@ -139,10 +146,16 @@ export class ShardPool {
     for (const [partition, runner] of this.#runners) {
       if (runner.outcome === undefined) continue;
       this.#runners.delete(partition);
+      const refresh = runner.refreshing ? this.#refreshes.get(partition) : undefined;
+      this.#refreshes.delete(partition);
       if (runner.fenced) {
         this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
         this.#events.fenced(partition);
+      } else if (refresh !== undefined && runner.fault === undefined && (runner.outcome === 'budget' || runner.outcome === 'exhausted')) {
+        // The refresh's run came to its end: the shard's crawl opens again at the next tick.
+        this.#events.refreshEnded({ partition, id: refresh.id, chunk: refresh.run.maxFetches, spent: runner.refreshFetchesSpent, nothingDue: runner.outcome === 'exhausted' });
       } else {
+        if (refresh !== undefined) this.#events.refreshEnded({ partition, id: refresh.id, chunk: refresh.run.maxFetches, spent: runner.refreshFetchesSpent, nothingDue: false });
         const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? runner.engine.proxyError?.message ?? `engine ended: ${runner.outcome}`);
         this.#events.report(`partition ${partition}: ended`, `partition ${partition}: ${why}`);
         this.#retryAt.set(partition, Date.now() + FAILED_RETRY_MS);
@@ -156,6 +169,26 @@ export class ShardPool {
     return this.#dormant.has(partition) ? this.runnerFor(partition) : this.#runners.get(partition);
   }
 
+  /**
+   * Runs a chunk of a cluster's refresh on a partition's shard in place of its crawl: an open
+   * crawl is closed first, and the refresh opens at a later tick (a dormant shard included).
+   */
+  refresh(partition: number, id: string, run: RefreshRun): void {
+    this.#refreshes.set(partition, { id, run });
+    this.#dormant.delete(partition);
+    this.#dueAt.delete(partition);
+    const open = this.#runners.get(partition);
+    if (open === undefined || open.refreshing) return;
+    this.#runners.delete(partition);
+    this.#idleSince.delete(partition);
+    this.closeInBackground(open, false);
+  }
+
+  /** Whether the partition's shard runs, or is about to run, a refresh. */
+  refreshing(partition: number): boolean {
+    return this.#refreshes.has(partition);
+  }
+
   /** A partition's shard, opened now if the lease allows and its hosts' quiet time is over. */
   runnerFor(partition: number): ShardRunner | undefined {
     const open = this.#runners.get(partition);
@@ -163,8 +196,9 @@ export class ShardPool {
     const { keeper, definition } = this.#parts;
     const lease = keeper.held.get(partition);
     const now = Date.now();
-    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0) return undefined;
+    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0 || this.#closing.has(partition)) return undefined;
     this.#opensLeft--;
+    const refresh = this.#refreshes.get(partition);
     try {
       const runner = new ShardRunner(partition, lease.epoch, {
         dir: this.#parts.dir,
@@ -177,6 +211,7 @@ export class ShardPool {
         template: this.#parts.template,
         cookies: definition.cookies,
         leaseFresh: () => keeper.fresh(),
+        ...(refresh === undefined ? {} : { refresh: refresh.run }),
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#shardTime.opened++;
@@ -243,14 +278,16 @@ export class ShardPool {
   forget(partition: number): void {
     this.#dormant.delete(partition);
     this.#dueAt.delete(partition);
+    this.#refreshes.delete(partition);
     this.#idleSince.delete(partition);
     this.#retryAt.delete(partition);
   }
 
-  /** Takes a partition's open shard out of the pool, to be closed. */
+  /** Takes a partition's open shard out of the pool, to be closed; a refresh it ran is left to the partition's next owner. */
   take(partition: number): ShardRunner | undefined {
     const runner = this.#runners.get(partition);
     this.#runners.delete(partition);
+    this.#refreshes.delete(partition);
     return runner;
   }
 
@@ -270,7 +307,12 @@ export class ShardPool {
 
   /** Closes a shard (ShardRunner.close), its outbox sent first, and counts the time its connection took to close. */
   async close(runner: ShardRunner, abort: boolean): Promise<void> {
-    await runner.close(this.#events.send, abort);
+    this.#closing.add(runner.partition);
+    try {
+      await runner.close(this.#events.send, abort);
+    } finally {
+      this.#closing.delete(runner.partition);
+    }
     this.#shardTime.closeMs += runner.closeMs;
   }
 

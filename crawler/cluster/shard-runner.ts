@@ -2,6 +2,8 @@ import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
 import { ShardPolicy } from './shard-policy.ts';
+import { ShardRefreshPolicy } from './shard-refresh-policy.ts';
+import type { ForeignLink, RefreshRun } from '../engine/run-policy.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import type { PageJudge } from '../relevance/judge.ts';
@@ -89,6 +91,8 @@ export interface ShardContext {
   cookies?: readonly ImportedCookie[];
   /** Whether the worker's leases were renewed recently enough that this partition is surely its own. */
   leaseFresh: () => boolean;
+  /** Run the shard's part of a cluster's refresh (shard-refresh-policy.ts) instead of its crawl. */
+  refresh?: RefreshRun;
 }
 
 export class ShardRunner {
@@ -100,6 +104,8 @@ export class ShardRunner {
   readonly #outbox: ShardOutbox;
   readonly #linkLimits: LinkLimits;
   readonly #run: Promise<RunOutcome>;
+  /** The refresh this shard runs instead of its crawl, if it does. */
+  readonly #refresh: ShardRefreshPolicy | undefined;
   /** CPU milliseconds the constructor took (see threadCpuMs): the shard made or opened, its engine set up and resumed. */
   readonly openMs: number;
   /** CPU milliseconds closing the connection took (SQLite's checkpoint of the WAL); 0 until closed. */
@@ -138,22 +144,23 @@ export class ShardRunner {
       const outbox = this.#outbox;
       const partitions = context.partitions;
       let engine: CrawlEngine | undefined;
+      const shard = {
+        mayDispatch: context.leaseFresh,
+        partition: {
+          elsewhere: (url: string) => {
+            const owner = partitions.of(url);
+            return owner === partition ? null : partitionReason(owner);
+          },
+          forward: (link: ForeignLink) => outbox.add(link),
+        },
+      };
+      this.#refresh = context.refresh === undefined ? undefined : new ShardRefreshPolicy(context.refresh, shard);
       this.#engine = engine = new CrawlEngine(db, context.settings, {
         writer: `forager worker ${context.worker}`,
         judge: this.judge,
         seenCacheSize: SHARD_SEEN_CACHE,
         parser: context.parser,
-        policy: new ShardPolicy(context.settings, {
-          budget: context.budget.forShard(() => engine?.nudge()),
-          mayDispatch: context.leaseFresh,
-          partition: {
-            elsewhere: (url) => {
-              const owner = partitions.of(url);
-              return owner === partition ? null : partitionReason(owner);
-            },
-            forward: (link) => outbox.add(link),
-          },
-        }),
+        policy: this.#refresh ?? new ShardPolicy(context.settings, { ...shard, budget: context.budget.forShard(() => engine?.nudge()) }),
       });
     } catch (err) {
       db.close();
@@ -168,6 +175,16 @@ export class ShardRunner {
       },
     );
     this.openMs = threadCpuMs() - started;
+  }
+
+  /** Whether the shard runs its part of a cluster's refresh rather than its crawl. */
+  get refreshing(): boolean {
+    return this.#refresh !== undefined;
+  }
+
+  /** Fetches of its chunk the shard's refresh spent so far (0 for a crawl). */
+  get refreshFetchesSpent(): number {
+    return this.#refresh?.fetchesSpent ?? 0;
   }
 
   /** An error that ended the engine's run that is neither the web's nor the store's. */

@@ -30,12 +30,12 @@ export const CLUSTER_USAGE = `cluster create --redis URL --name NAME --query TEX
           SIGINT or SIGTERM: it leaves (exit 0; exit 1 when Redis could not hear it leave), a second one cancels requests in flight and drops Redis`;
 
 /** Output of a cluster command: control characters from Redis made harmless, and never the Redis password. */
-function say(redisUrl: string, text: string): void {
+export function say(redisUrl: string, text: string): void {
   writeOut(redactRedis(text, redisUrl));
 }
 
 /** Runs `work` on a command's connection; what Redis fails is a ClusterError in words, not a stack. */
-async function withRedis<T>(url: string, doing: string, work: (redis: Redis) => Promise<T>): Promise<T> {
+export async function withRedis<T>(url: string, doing: string, work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = await connectForCommand(url);
   try {
     return await work(redis);
