@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { ClusterError } from '../errors.ts';
 import { ClusterKeys } from './cluster-keys.ts';
 import { clusterState, loadCluster, type ClusterState } from './cluster-definition.ts';
 import { refreshProgress, type RefreshProgress } from './cluster-refresh.ts';
@@ -44,7 +45,8 @@ export async function readClusterStatus(redis: Redis, name: string): Promise<Clu
     new LinkStreams(redis, keys).backlog(definition.partitions),
     redis.mget(keys.budgetUsed, keys.pagesStored),
     redis.lrange(keys.errors, 0, 9),
-    refreshProgress(redis, keys),
+    // A damaged refresh request leaves the rest of the status to show (the workers say the damage).
+    refreshProgress(redis, keys).catch((err: unknown) => (err instanceof ClusterError ? undefined : Promise.reject(err))),
   ]);
   const [used, stored] = counters.map(counterValue) as [number, number];
   const { workers } = live;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { RefreshRun } from '../engine/run-policy.ts';
+import { ClusterError } from '../errors.ts';
 import { openCollection, type ReadonlyDb } from '../store/database.ts';
 import { shardFileName } from '../store/shard-names.ts';
 import { UrlState } from '../store/url-state.ts';
@@ -92,10 +93,28 @@ export class RefreshWork {
 
   async #read(): Promise<void> {
     const { redis, keys } = this.#p;
-    const refresh = await readRefresh(redis, keys);
+    const refresh = await this.#readRequest();
     if (refresh?.id !== this.#refresh?.id) this.#done = new Set();
     this.#refresh = refresh;
     if (refresh !== undefined) for (const partition of await refreshDonePartitions(redis, keys)) this.#done.add(partition);
+  }
+
+  /** The request; a damaged one is said (at the worker's bounded rate) and read as none, so that the crawl goes on. */
+  async #readRequest(): Promise<ClusterRefresh | undefined> {
+    const { redis, keys } = this.#p;
+    try {
+      return await readRefresh(redis, keys);
+    } catch (err) {
+      if (!(err instanceof ClusterError)) throw err;
+      this.#p.onDamage({
+        key: keys.refresh,
+        expected: 'a refresh request (JSON: id, since, maxFetches, requestedAt)',
+        found: 'something else',
+        meanwhile: 'no shard starts a refresh; the crawl goes on',
+        repair: `ask for the refresh again with forager refresh --cluster ${keys.name}`,
+      });
+      return undefined;
+    }
   }
 
   async #start(refresh: ClusterRefresh): Promise<void> {
