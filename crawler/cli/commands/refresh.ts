@@ -23,7 +23,7 @@ const REFRESH_OPTIONS = {
 } as const;
 
 export const REFRESH_USAGE = `refresh --db FILE [--max-pages N] [--host HOST]… [--allow-private] [--json]
-  refresh --cluster NAME --redis URL [--max-pages N] [--json]   every shard of a running cluster, its fetches counted together`;
+  refresh --cluster NAME --redis URL [--max-pages N] [--json]   (every shard of a cluster, one budget for all)`;
 
 /** New pages a refresh may fetch besides its revisits, by default: a tenth as many, and at least this many (as refresh-run.ts). */
 const MIN_NEW_PAGES = 50;
