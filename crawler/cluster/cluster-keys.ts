@@ -95,6 +95,21 @@ export class ClusterKeys {
     return `${this.#prefix}labels:version`;
   }
 
+  /** The refresh the user asked the workers for last (JSON: id, since, maxFetches), kept after it is done for its progress. */
+  get refresh(): string {
+    return `${this.#prefix}refresh`;
+  }
+
+  /** Fetches of the refresh's budget handed out to shards so far (a counter, as the page budget's). */
+  get refreshUsed(): string {
+    return `${this.#prefix}refresh:used`;
+  }
+
+  /** The partitions whose shard has done the refresh (a set): every due page revisited, or the budget spent. */
+  get refreshDone(): string {
+    return `${this.#prefix}refresh:done`;
+  }
+
   /** The last errors workers reported, newest first (a capped list). */
   get errors(): string {
     return `${this.#prefix}errors`;

@@ -23,6 +23,7 @@ import { CrawlCutoff, mergeTopBuckets } from './crawl-cutoff.ts';
 import { SharedLinkModel } from './shared-link-model.ts';
 import { createLinkModel } from '../ordering/focused/focused.ts';
 import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
+import { RefreshWork } from './refresh-work.ts';
 import { ShardPool, type ShardTime } from './shard-pool.ts';
 import { shardTemplate } from './shard-template.ts';
 
@@ -59,6 +60,8 @@ export interface WorkerOptions {
   log: (line: string) => void;
   /** Parse workers (default: one per spare core). */
   parseWorkers?: number;
+  /** How long a shard idles before it is closed (default: shard-pool.ts DORMANT_AFTER_MS). */
+  dormantAfterMs?: number;
 }
 
 export type WorkerEnd = 'finished' | 'stopped' | 'left';
@@ -72,6 +75,7 @@ export class ClusterWorker {
   readonly #home: string;
   readonly #log: (line: string) => void;
   readonly #parseWorkers: number | undefined;
+  readonly #dormantAfterMs: number | undefined;
   readonly #partitions = new PartitionMap();
   readonly #throttle = new ReportThrottle(REPORT_EVERY_MS);
   #definition: ClusterDefinition | undefined;
@@ -79,6 +83,8 @@ export class ClusterWorker {
   #keeper!: LeaseKeeper;
   #pool: ShardPool | undefined;
   #traffic!: LinkTraffic;
+  /** The worker's part of a cluster's refresh (`forager refresh --cluster`). */
+  #refreshWork!: RefreshWork;
   readonly #judging: SharedJudging;
   readonly #cutoff: CrawlCutoff;
   readonly #sharedModel: SharedLinkModel;
@@ -114,6 +120,7 @@ export class ClusterWorker {
     this.#home = options.home ?? `${hostname()}:${resolve(options.dir)}`;
     this.#log = options.log;
     this.#parseWorkers = options.parseWorkers;
+    this.#dormantAfterMs = options.dormantAfterMs;
     this.#judging = new SharedJudging(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
     this.#cutoff = new CrawlCutoff(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
     this.#sharedModel = new SharedLinkModel(this.#redis, this.#keys, this.id, (damage) => this.#damaged(damage));
@@ -202,7 +209,7 @@ export class ClusterWorker {
     const requests = (this.#requests = new WorkerRequests(definition.settings.concurrency));
     const linkModel = (this.#linkModel = definition.settings.strategy === 'focused' ? createLinkModel() : undefined);
     const pool: ShardPool = new ShardPool(
-      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel, rendering: this.#rendering as SharedRendering },
+      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel, rendering: this.#rendering as SharedRendering, ...(this.#dormantAfterMs === undefined ? {} : { dormantAfterMs: this.#dormantAfterMs }) },
       {
         log,
         report,
@@ -210,10 +217,12 @@ export class ClusterWorker {
         paused: () => this.#paused,
         send: (links) => this.#traffic.send(links),
         fenced: (partition) => this.#forget(partition),
+        refreshEnded: (end) => this.#refreshWork.ended(end),
       },
     );
     this.#keeper = keeper;
     this.#pool = pool;
+    this.#refreshWork = new RefreshWork({ redis: this.#redis, keys: this.#keys, dir: this.#dir, partitions: definition.partitions, held: () => keeper.held.keys(), pool, onDamage: (damage) => this.#damaged(damage) });
     this.#traffic = new LinkTraffic({ streams, keys: this.#keys, id: this.id, partitions: this.#partitions, keeper, pool }, { log, report, pressureChanged: () => this.#applyState() });
   }
 
@@ -248,6 +257,7 @@ export class ClusterWorker {
     const pool = this.#shards;
     pool.newTick();
     pool.reapEndedShards();
+    await this.#refreshWork.tick(now);
     pool.openShardsWithWork();
     await this.#traffic.intake();
     await this.#traffic.sendOutboxes();
@@ -456,8 +466,9 @@ export class ClusterWorker {
    * read shows in its owner's next status, so two looks a status apart cannot both miss it.
    */
   async #crawlFinished(): Promise<boolean> {
-    if (this.#state !== 'running') return false;
     const definition = this.#definition as ClusterDefinition;
+    // A crawl that revisits its pages runs until stopped, as a plain crawl with --revisit-after does.
+    if (this.#state !== 'running' || definition.settings.revisitAfter !== '' || this.#refreshWork.inProgress) return false;
     const { workers } = await (this.#registry as WorkerRegistry).view();
     const previous = this.#lastLook;
     this.#lastLook = new Map(workers.map((w) => [w.id, w]));

@@ -1,11 +1,13 @@
 import type { RequestGate } from '../engine/request-gate.ts';
-import { CrawlPolicy, type ShardPartition } from '../engine/run-policy.ts';
+import { CrawlPolicy, type RunProgress, type ShardPartition } from '../engine/run-policy.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 
 /** Pages a shard may still start, from a page budget shared with the crawl's other shards. */
 export interface PageBudget {
   /** Pages that may start now; 0 when spent, for now or for good. */
   available(): number;
+  /** Whether the crawl's budget is spent for good (all handed out, none held here), not only for now (a refill under way). */
+  spent(): boolean;
   /** A page fetch starts: it holds one page of the budget until it is stored or given back. */
   reserve(): void;
   /** A reserved page was not stored (retried later, failed without a response, or cancelled). */
@@ -32,7 +34,9 @@ export interface ShardRun {
  * A shard's run: a crawl of one partition whose new pages count against the cluster's budget.
  * It runs until stopped (links and budget come from outside), admits no seeds (each goes to
  * its partition), takes its requests' slots from the worker's, and takes no writer lock: its
- * partition's lease and an epoch fence guard the file.
+ * partition's lease and an epoch fence guard the file. With settings.revisitAfter it
+ * revisits its stored pages as they come due; as in a plain crawl, revisits draw nothing
+ * from the budget and go on once it is spent.
  */
 export class ShardPolicy extends CrawlPolicy {
   override readonly admitsSeeds = false;
@@ -52,6 +56,18 @@ export class ShardPolicy extends CrawlPolicy {
 
   protected override newPagesLeft(): number {
     return this.#budget.available();
+  }
+
+  /**
+   * The plain crawl's rule, with one difference: revisits go past the budget only once it is
+   * spent for good. While the worker's allowance is empty for now (a refill under way), the
+   * frontier must not be asked for hosts: it would drop the new URLs it may not hand out from
+   * this run, and they would wait for the shard's next open.
+   */
+  override budgetLeft(run: RunProgress): number {
+    const newPages = this.newPagesLeft();
+    if (newPages > 0 || run.queuedRevisits === 0 || !this.#budget.spent()) return newPages;
+    return run.queuedRevisits - run.revisitTasks;
   }
 
   override mayDispatch(): boolean {

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { revisitAfterMsOf, type RefreshRun } from '../engine/run-policy.ts';
+import type { RefreshEnd } from './refresh-work.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import { shardFileName } from '../store/shard-names.ts';
 import type { ClusterDefinition } from './cluster-definition.ts';
@@ -26,10 +28,11 @@ import type { SharedRendering } from '../render/shared-rendering.ts';
  */
 const OPENS_PER_TICK = 6;
 /**
- * A shard with nothing to do for this long is closed until links come for it: a worker holds
- * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
+ * A shard with nothing to do for this long is closed until links come for it, or its pages
+ * come due for a revisit: a worker holds a share of 256 partitions, and an open shard costs
+ * megabytes (its page cache, its engine).
  */
-const DORMANT_AFTER_MS = 120_000;
+export const DORMANT_AFTER_MS = 120_000;
 /** A shard whose write lock another process holds (a worker past its lease) is tried again this often. */
 const LOCKED_RETRY_MS = 1000;
 /** A shard that failed to open, or whose engine ended on an error, is tried again after this long. */
@@ -57,6 +60,8 @@ export interface ShardPoolParts {
   linkModel?: OnlineLogistic | undefined;
   /** The worker's one browser, shared by its shards. */
   rendering: SharedRendering;
+  /** How long a shard idles before it is closed (default DORMANT_AFTER_MS). */
+  dormantAfterMs?: number;
 }
 
 export interface ShardPoolEvents extends WorkerVoice {
@@ -68,6 +73,8 @@ export interface ShardPoolEvents extends WorkerVoice {
   send: (links: SentLink[]) => Promise<unknown>;
   /** A partition found to be another worker's (the epoch fence): the worker forgets it. */
   fenced: (partition: number) => void;
+  /** A shard's part of a cluster's refresh ended (refresh-work.ts). */
+  refreshEnded: (end: RefreshEnd) => void;
 }
 
 export class ShardPool {
@@ -76,8 +83,17 @@ export class ShardPool {
   readonly #runners = new Map<number, ShardRunner>();
   /** Partitions whose shard failed to open or whose engine ended on an error: retried after a pause. */
   readonly #retryAt = new Map<number, number>();
-  /** Partitions whose shard was closed for idleness: opened again when links come for them, not before. */
+  /** Partitions whose shard was closed for idleness: opened again when links come for them, or their pages come due. */
   readonly #dormant = new Set<number>();
+  /** When each dormant shard's first stored page comes due for a revisit (a crawl with settings.revisitAfter): it is opened then. */
+  readonly #dueAt = new Map<number, number>();
+  /** How long after its last check a stored page is revisited; undefined: never. */
+  readonly #revisitAfterMs: number | undefined;
+  readonly #dormantAfterMs: number;
+  /** The refresh each partition's shard runs, or is to run, in place of its crawl (a cluster's refresh), with its request's id. */
+  readonly #refreshes = new Map<number, { id: string; run: RefreshRun }>();
+  /** Partitions whose shard is being closed: not opened again before it is, so that one file never has two engines. */
+  readonly #closing = new Set<number>();
   /** Since when each open shard has been idle. */
   readonly #idleSince = new Map<number, number>();
   readonly #shardTime: ShardTime = { opened: 0, openMs: 0, closeMs: 0 };
@@ -87,6 +103,8 @@ export class ShardPool {
   constructor(parts: ShardPoolParts, events: ShardPoolEvents) {
     this.#parts = parts;
     this.#events = events;
+    this.#revisitAfterMs = revisitAfterMsOf(parts.definition.settings);
+    this.#dormantAfterMs = parts.dormantAfterMs ?? DORMANT_AFTER_MS;
   }
 
   /** Pages stored in this pool's shards. */
@@ -116,10 +134,19 @@ export class ShardPool {
     }
   }
 
-  /** Shards left from earlier owners hold queued URLs: opened as soon as their partition is held. */
+  /**
+   * Shards left from earlier owners hold queued URLs: opened as soon as their partition is
+   * held. A dormant shard is opened again when its pages come due for a revisit.
+   */
   openShardsWithWork(): void {
+    const now = Date.now();
     for (const partition of this.#parts.keeper.held.keys()) {
-      if (!this.#runners.has(partition) && !this.#dormant.has(partition) && existsSync(join(this.#parts.dir, shardFileName(partition)))) this.runnerFor(partition);
+      if (this.#runners.has(partition)) continue;
+      if (this.#dormant.has(partition)) {
+        if ((this.#dueAt.get(partition) ?? Number.POSITIVE_INFINITY) <= now) this.runnerFor(partition);
+      } else if (existsSync(join(this.#parts.dir, shardFileName(partition)))) {
+        this.runnerFor(partition);
+      }
     }
   }
 
@@ -128,10 +155,16 @@ export class ShardPool {
     for (const [partition, runner] of this.#runners) {
       if (runner.outcome === undefined) continue;
       this.#runners.delete(partition);
+      const refresh = runner.refreshing ? this.#refreshes.get(partition) : undefined;
+      this.#refreshes.delete(partition);
       if (runner.fenced) {
         this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
         this.#events.fenced(partition);
+      } else if (refresh !== undefined && runner.fault === undefined && (runner.outcome === 'budget' || runner.outcome === 'exhausted')) {
+        // The refresh's run came to its end: the shard's crawl opens again at the next tick.
+        this.#events.refreshEnded({ partition, id: refresh.id, chunk: refresh.run.maxFetches, spent: runner.refreshFetchesSpent, nothingDue: runner.outcome === 'exhausted' });
       } else {
+        if (refresh !== undefined) this.#events.refreshEnded({ partition, id: refresh.id, chunk: refresh.run.maxFetches, spent: runner.refreshFetchesSpent, nothingDue: false });
         const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? runner.engine.proxyError?.message ?? `engine ended: ${runner.outcome}`);
         this.#events.report(`partition ${partition}: ended`, `partition ${partition}: ${why}`);
         this.#retryAt.set(partition, Date.now() + FAILED_RETRY_MS);
@@ -145,6 +178,26 @@ export class ShardPool {
     return this.#dormant.has(partition) ? this.runnerFor(partition) : this.#runners.get(partition);
   }
 
+  /**
+   * Runs a chunk of a cluster's refresh on a partition's shard in place of its crawl: an open
+   * crawl is closed first, and the refresh opens at a later tick (a dormant shard included).
+   */
+  refresh(partition: number, id: string, run: RefreshRun): void {
+    this.#refreshes.set(partition, { id, run });
+    this.#dormant.delete(partition);
+    this.#dueAt.delete(partition);
+    const open = this.#runners.get(partition);
+    if (open === undefined || open.refreshing) return;
+    this.#runners.delete(partition);
+    this.#idleSince.delete(partition);
+    this.closeInBackground(open, false);
+  }
+
+  /** Whether the partition's shard runs, or is about to run, a refresh. */
+  refreshing(partition: number): boolean {
+    return this.#refreshes.has(partition);
+  }
+
   /** A partition's shard, opened now if the lease allows and its hosts' quiet time is over. */
   runnerFor(partition: number): ShardRunner | undefined {
     const open = this.#runners.get(partition);
@@ -152,8 +205,9 @@ export class ShardPool {
     const { keeper, definition } = this.#parts;
     const lease = keeper.held.get(partition);
     const now = Date.now();
-    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0) return undefined;
+    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0 || this.#closing.has(partition)) return undefined;
     this.#opensLeft--;
+    const refresh = this.#refreshes.get(partition);
     try {
       const runner = new ShardRunner(partition, lease.epoch, {
         dir: this.#parts.dir,
@@ -169,12 +223,14 @@ export class ShardPool {
         requests: this.#parts.requests,
         linkModel: this.#parts.linkModel,
         rendering: this.#parts.rendering,
+        ...(refresh === undefined ? {} : { refresh: refresh.run }),
       });
       runner.engine.on('page', () => this.#pagesStored++);
       this.#shardTime.opened++;
       this.#shardTime.openMs += runner.openMs;
       this.#runners.set(partition, runner);
       this.#dormant.delete(partition);
+      this.#dueAt.delete(partition);
       this.#retryAt.delete(partition);
       return runner;
     } catch (err) {
@@ -197,7 +253,7 @@ export class ShardPool {
     }
   }
 
-  /** Shards idle past DORMANT_AFTER_MS go to sleep. Returns whether every open shard is idle. */
+  /** Shards idle past the dormant time go to sleep. Returns whether every open shard is idle. */
   tendIdleShards(): boolean {
     const now = Date.now();
     let idle = true;
@@ -209,12 +265,21 @@ export class ShardPool {
       }
       const since = this.#idleSince.get(partition) ?? now;
       this.#idleSince.set(partition, since);
-      if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
+      if (now - since >= this.#dormantAfterMs && runner.outcome === undefined) this.#putToSleep(partition, runner, now);
     }
     return idle;
   }
 
-  #putToSleep(partition: number, runner: ShardRunner): void {
+  /**
+   * Closes an idle shard until links come for it or, in a crawl that revisits, its first page
+   * comes due. A page already due when its shard goes to sleep is one its engine did not
+   * revisit (its revisit failed, or the rules refuse it now): that shard wakes a revisit
+   * period later rather than at once, so that it does not open and sleep in a loop.
+   */
+  #putToSleep(partition: number, runner: ShardRunner, now: number): void {
+    const afterMs = this.#revisitAfterMs;
+    const due = afterMs === undefined ? undefined : runner.nextRevisitAt(afterMs);
+    if (afterMs !== undefined && due !== undefined) this.#dueAt.set(partition, due > now ? due : now + afterMs);
     this.#runners.delete(partition);
     this.#idleSince.delete(partition);
     this.#dormant.add(partition);
@@ -224,14 +289,17 @@ export class ShardPool {
   /** A partition no longer this worker's: its shard's bookkeeping goes (an open shard is closed by the caller). */
   forget(partition: number): void {
     this.#dormant.delete(partition);
+    this.#dueAt.delete(partition);
+    this.#refreshes.delete(partition);
     this.#idleSince.delete(partition);
     this.#retryAt.delete(partition);
   }
 
-  /** Takes a partition's open shard out of the pool, to be closed. */
+  /** Takes a partition's open shard out of the pool, to be closed; a refresh it ran is left to the partition's next owner. */
   take(partition: number): ShardRunner | undefined {
     const runner = this.#runners.get(partition);
     this.#runners.delete(partition);
+    this.#refreshes.delete(partition);
     return runner;
   }
 
@@ -251,7 +319,12 @@ export class ShardPool {
 
   /** Closes a shard (ShardRunner.close), its outbox sent first, and counts the time its connection took to close. */
   async close(runner: ShardRunner, abort: boolean): Promise<void> {
-    await runner.close(this.#events.send, abort);
+    this.#closing.add(runner.partition);
+    try {
+      await runner.close(this.#events.send, abort);
+    } finally {
+      this.#closing.delete(runner.partition);
+    }
     this.#shardTime.closeMs += runner.closeMs;
   }
 

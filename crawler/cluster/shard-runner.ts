@@ -2,6 +2,8 @@ import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
 import { ShardPolicy } from './shard-policy.ts';
+import { ShardRefreshPolicy } from './shard-refresh-policy.ts';
+import type { ForeignLink, RefreshRun } from '../engine/run-policy.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
 import type { PageJudge } from '../relevance/judge.ts';
@@ -9,6 +11,7 @@ import type { CrawlSettings } from '../protocol/settings.ts';
 import { ClusterError, UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
 import { openCollection, type Db } from '../store/database.ts';
+import { RevisitStore } from '../store/revisit-store.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import { importCookies } from '../store/cookie-store.ts';
 import type { ImportedCookie } from '../net/cookies-txt.ts';
@@ -99,6 +102,8 @@ export interface ShardContext {
   linkModel?: OnlineLogistic | undefined;
   /** The worker's browser, which every shard renders in (each through its own fetcher); the worker closes it. */
   rendering?: SharedRendering;
+  /** Run the shard's part of a cluster's refresh (shard-refresh-policy.ts) instead of its crawl. */
+  refresh?: RefreshRun;
 }
 
 export class ShardRunner {
@@ -110,6 +115,8 @@ export class ShardRunner {
   readonly #outbox: ShardOutbox;
   readonly #linkLimits: LinkLimits;
   readonly #run: Promise<RunOutcome>;
+  /** The refresh this shard runs instead of its crawl, if it does. */
+  readonly #refresh: ShardRefreshPolicy | undefined;
   /** CPU milliseconds the constructor took (see threadCpuMs): the shard made or opened, its engine set up and resumed. */
   readonly openMs: number;
   /** CPU milliseconds closing the connection took (SQLite's checkpoint of the WAL); 0 until closed. */
@@ -148,6 +155,18 @@ export class ShardRunner {
       const outbox = this.#outbox;
       const partitions = context.partitions;
       let engine: CrawlEngine | undefined;
+      const shard = {
+        mayDispatch: context.leaseFresh,
+        requests: context.requests.gate(() => engine?.nudge()),
+        partition: {
+          elsewhere: (url: string) => {
+            const owner = partitions.of(url);
+            return owner === partition ? null : partitionReason(owner);
+          },
+          forward: (link: ForeignLink) => outbox.add(link),
+        },
+      };
+      this.#refresh = context.refresh === undefined ? undefined : new ShardRefreshPolicy(context.refresh, shard);
       this.#engine = engine = new CrawlEngine(db, context.settings, {
         writer: `forager worker ${context.worker}`,
         judge: this.judge,
@@ -155,18 +174,7 @@ export class ShardRunner {
         ...(context.linkModel === undefined ? {} : { strategy: createFocusedStrategy(orderingContextOf(context.settings), { model: context.linkModel }) }),
         parser: context.parser,
         ...(context.rendering === undefined ? {} : { rendering: context.rendering }),
-        policy: new ShardPolicy(context.settings, {
-          budget: context.budget.forShard(() => engine?.nudge()),
-          mayDispatch: context.leaseFresh,
-          requests: context.requests.gate(() => engine?.nudge()),
-          partition: {
-            elsewhere: (url) => {
-              const owner = partitions.of(url);
-              return owner === partition ? null : partitionReason(owner);
-            },
-            forward: (link) => outbox.add(link),
-          },
-        }),
+        policy: this.#refresh ?? new ShardPolicy(context.settings, { ...shard, budget: context.budget.forShard(() => engine?.nudge()) }),
       });
     } catch (err) {
       db.close();
@@ -181,6 +189,16 @@ export class ShardRunner {
       },
     );
     this.openMs = threadCpuMs() - started;
+  }
+
+  /** Whether the shard runs its part of a cluster's refresh rather than its crawl. */
+  get refreshing(): boolean {
+    return this.#refresh !== undefined;
+  }
+
+  /** Fetches of its chunk the shard's refresh spent so far (0 for a crawl). */
+  get refreshFetchesSpent(): number {
+    return this.#refresh?.fetchesSpent ?? 0;
   }
 
   /** An error that ended the engine's run that is neither the web's nor the store's. */
@@ -232,6 +250,12 @@ export class ShardRunner {
     }
     this.#engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
     return true;
+  }
+
+  /** When the shard's page checked longest ago comes due for a revisit `afterMs` after that check; undefined without stored pages. */
+  nextRevisitAt(afterMs: number): number | undefined {
+    const oldest = new RevisitStore(this.#db).oldestCheck();
+    return oldest === undefined ? undefined : oldest + afterMs;
   }
 
   /** The oldest links for other partitions, to send; then sent() with the same batch. */

@@ -103,6 +103,7 @@ export class SharedBudget {
         if (n === 0) this.#waiting.add(wake);
         return n;
       },
+      spent: () => this.spent,
       reserve: () => {
         this.#allowance--;
       },
@@ -173,7 +174,8 @@ export class SharedBudget {
         this.#retryMs = 0;
         if (n === 0) this.#exhausted = true;
         this.#allowance += n;
-        if (n > 0) this.#wakeWaiting();
+        // Pages came, or the budget is spent for good: either way the shards that asked look again (revisits go on past the budget).
+        this.#wakeWaiting();
       },
       (err: unknown) => {
         // A damaged counter, or Redis away (the worker's connection reconnects): the next ask waits.

@@ -492,7 +492,12 @@ describe('wrong arguments: one line on stderr, exit 2', () => {
     ['refresh without --db', () => ['refresh'], /--db/],
     ['refresh --max-pages 0', () => ['refresh', '--db', stored, '--max-pages', '0'], /max-pages/],
     ['refresh of a host the collection has no pages from', () => ['refresh', '--db', stored, '--host', 'elsewhere.example'], /no pages from host "elsewhere.example"/],
-    ['cluster create --revisit-after', () => ['cluster', 'create', '--redis', 'redis://127.0.0.1:9', '--name', 'c', '--query', 'garden tools', '--seed', seed, '--revisit-after', '7d'], /does not revisit/],
+    ['cluster create --revisit-after that is no duration', () => ['cluster', 'create', '--redis', 'redis://127.0.0.1:9', '--name', 'c', '--query', 'garden tools', '--seed', seed, '--revisit-after', 'soon'], /revisit-after/],
+    ['worker --dormant-after under a second', () => ['worker', '--redis', 'redis://127.0.0.1:9', '--name', 'c', '--dir', fresh(), '--dormant-after', '10ms'], /--dormant-after must be a duration of at least 1s/],
+    ['refresh --cluster with --db', () => ['refresh', '--cluster', 'c', '--redis', 'redis://127.0.0.1:9', '--db', stored], /--db FILE .* or --cluster NAME .*, not both/],
+    ['refresh --cluster without --redis', () => ['refresh', '--cluster', 'c'], /--redis/],
+    ['refresh --cluster --host', () => ['refresh', '--cluster', 'c', '--redis', 'redis://127.0.0.1:9', '--host', 'a.example'], /--host is for a collection/],
+    ['refresh --redis without --cluster', () => ['refresh', '--db', stored, '--redis', 'redis://127.0.0.1:9'], /--redis goes with --cluster/],
   ];
   for (const [name, args, says] of cases) {
     it(name, async () => {

@@ -7,7 +7,7 @@ import { formatClusterStatus, readClusterStatus } from '../../cluster/cluster-st
 import { ClusterWorker, type WorkerEnd } from '../../cluster/cluster-worker.ts';
 import { connectForCommand, connectForWorker, isRedisFailure, redactRedis, redisFailure, redisHost, type WorkerConnection } from '../../cluster/redis-connection.ts';
 import { ClusterError, UsageError } from '../../errors.ts';
-import { DEFAULT_SETTINGS } from '../../protocol/settings.ts';
+import { DEFAULT_SETTINGS, readDuration } from '../../protocol/settings.ts';
 import { readCookiesTxt } from '../../net/cookies-txt.ts';
 import { integerOption, parseCommandArgs, requireOption } from '../args.ts';
 import { applyFlags, CRAWL_OPTIONS, stringFlag, type CrawlFlags } from '../crawl-options.ts';
@@ -25,16 +25,17 @@ const MAX_PARSE_WORKERS = 64;
 export const CLUSTER_USAGE = `cluster create --redis URL --name NAME --query TEXT --seed URL… [every crawl option] [--lease-ms ${MIN_LEASE_MS}-${MAX_LEASE_MS}]
   cluster status|pause|resume|stop|delete --redis URL --name NAME [--json]
   cluster label --redis URL --name NAME --url URL --relevant|--irrelevant|--clear
-  worker  --redis URL --name NAME --dir DATA [--home NAME] [--parse-workers 0-${MAX_PARSE_WORKERS}] [--json]   one worker of a cluster's crawl;
+  worker  --redis URL --name NAME --dir DATA [--home NAME] [--parse-workers 0-${MAX_PARSE_WORKERS}] [--dormant-after DURATION] [--json]   one worker of a cluster's crawl
+          (a shard idle for --dormant-after, default 2m, is closed until links or revisits come for it);
           SIGINT or SIGTERM: it leaves (exit 0; exit 1 when Redis could not hear it leave), a second one cancels requests in flight and drops Redis`;
 
 /** Output of a cluster command: control characters from Redis made harmless, and never the Redis password. */
-function say(redisUrl: string, text: string): void {
+export function say(redisUrl: string, text: string): void {
   writeOut(redactRedis(text, redisUrl));
 }
 
 /** Runs `work` on a command's connection; what Redis fails is a ClusterError in words, not a stack. */
-async function withRedis<T>(url: string, doing: string, work: (redis: Redis) => Promise<T>): Promise<T> {
+export async function withRedis<T>(url: string, doing: string, work: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = await connectForCommand(url);
   try {
     return await work(redis);
@@ -74,13 +75,12 @@ async function createCommand(argv: string[]): Promise<number> {
   if (seeds.length === 0) throw new UsageError('cluster create: at least one --seed URL (or a --seeds-file) is required', { option: 'seed' });
   const leaseMs = integerOption('lease-ms', stringFlag(values, 'lease-ms'), { min: MIN_LEASE_MS, max: MAX_LEASE_MS }) ?? DEFAULT_LEASE_MS;
   const settings = applyFlags({ ...DEFAULT_SETTINGS, query, seeds }, values);
-  // Shards would revisit, but merge does not carry versions yet, and a cluster that never idles never finishes.
-  if (settings.revisitAfter !== '') throw new UsageError('cluster create: a cluster does not revisit pages yet; refresh the merged collection with forager refresh', { option: 'revisit-after' });
   const cookiesFile = stringFlag(values, 'cookies');
   const cookies = cookiesFile === undefined ? [] : readCookiesTxt(cookiesFile);
   await withRedis(redisUrl, 'creating the cluster', (redis) => createCluster(redis, name, settings, leaseMs, cookies));
   // say() masks the URL's password.
-  say(redisUrl, `cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
+  const revisits = settings.revisitAfter === '' ? '' : `, each page revisited ${settings.revisitAfter} after its last check (it runs until stopped)`;
+  say(redisUrl, `cluster "${name}" created: ${seeds.length} seed(s), budget ${settings.maxPages} pages${revisits}. Start workers with: forager worker --redis ${redisUrl} --name ${name} --dir DATA\n`);
   return 0;
 }
 
@@ -127,11 +127,12 @@ async function control(redis: Redis, verb: ControlVerb, name: string, json: bool
 
 /** `forager worker`: one worker of a cluster's crawl, until the crawl finishes or stops, or a signal. */
 export async function workerCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('worker', argv, { ...CONNECTION, dir: { type: 'string' }, home: { type: 'string' }, 'parse-workers': { type: 'string' }, json: { type: 'boolean' } });
+  const { values } = parseCommandArgs('worker', argv, { ...CONNECTION, dir: { type: 'string' }, home: { type: 'string' }, 'parse-workers': { type: 'string' }, 'dormant-after': { type: 'string' }, json: { type: 'boolean' } });
   const redisUrl = requireOption('worker', 'redis', values.redis);
   const name = checkClusterName(requireOption('worker', 'name', values.name));
   const dir = requireOption('worker', 'dir', values.dir);
   const parseWorkers = integerOption('parse-workers', values['parse-workers'], { min: 0, max: MAX_PARSE_WORKERS });
+  const dormantAfterMs = dormantAfterOption(values['dormant-after']);
   prepareDataDir(dir);
   const log = workerLog(redisUrl);
   const host = redisHost(redisUrl);
@@ -139,7 +140,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     lost: (why) => log(`Redis at ${host} is unreachable (${why}); waiting for it, nothing stored is lost`),
     back: () => log(`Redis at ${host} answers again`),
   });
-  const worker = new ClusterWorker({ redis: connection.redis, name, dir, log, ...(values.home === undefined ? {} : { home: values.home }), ...(parseWorkers === undefined ? {} : { parseWorkers }) });
+  const worker = new ClusterWorker({ redis: connection.redis, name, dir, log, ...(values.home === undefined ? {} : { home: values.home }), ...(parseWorkers === undefined ? {} : { parseWorkers }), ...(dormantAfterMs === undefined ? {} : { dormantAfterMs }) });
   const signals = leaveOnSignals(worker, connection, log);
   try {
     const end = await worker.run().catch((err: unknown) => {
@@ -155,6 +156,14 @@ export async function workerCommand(argv: string[]): Promise<number> {
     signals.dispose();
     connection.close();
   }
+}
+
+/** `worker --dormant-after`: a duration of at least a second (a shard that sleeps sooner only reopens). */
+function dormantAfterOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const reading = readDuration(text);
+  if (!reading.ok || reading.ms < 1000) throw new UsageError(`worker: --dormant-after must be a duration of at least 1s, such as 30s, 2m or 1h (got "${text}")`, { option: 'dormant-after' });
+  return reading.ms;
 }
 
 /** The worker's --dir, made when missing: one that cannot be is an error before the worker joins. */

@@ -135,7 +135,7 @@ describe('a worker trusts nothing it reads from Redis', { skip }, () => {
       const settings = validateSettings({ ...DEFAULT_SETTINGS, query: 'bounds', seeds: [url('')], maxDepth: 5 });
       const runner = new ShardRunner(partition, 1, {
         dir, settings, partitions: new PartitionMap(), parser, worker: 'test', paused: true, template: shardTemplate(), leaseFresh: () => false, requests: new WorkerRequests(4),
-        budget: { forShard: () => ({ available: () => 0, reserve: () => undefined, giveBack: () => undefined }) },
+        budget: { forShard: () => ({ available: () => 0, spent: () => false, reserve: () => undefined, giveBack: () => undefined }) },
       });
       const link = (path: string, depth: number, more: Partial<SentLink> = {}): SentLink => ({ url: url(path), depth, anchor: '', context: '', isSeed: false, ...more });
       const given = [link('kept', 3), link('negative', -5), link('half', 0.5), link('huge', 1e308), link('nan-relevance', 1, { parentRelevance: Number.NaN })];

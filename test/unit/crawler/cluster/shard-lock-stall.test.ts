@@ -42,7 +42,7 @@ test('a taker never waits on its one thread for a shard\'s write lock that a sto
   const settings = validateSettings({ ...DEFAULT_SETTINGS, query: 'lock', seeds: ['http://lock.test/'] });
   const open = (): ShardRunner => new ShardRunner(partition, 2, {
     dir, settings, partitions: new PartitionMap(), parser, worker: 'taker', paused: true, template: shardTemplate(), leaseFresh: () => true, requests: new WorkerRequests(4),
-    budget: { forShard: () => ({ available: () => 0, reserve: () => undefined, giveBack: () => undefined }) },
+    budget: { forShard: () => ({ available: () => 0, spent: () => false, reserve: () => undefined, giveBack: () => undefined }) },
   });
   const holder = await stoppedLockHolder([join(dir, shardFileName(partition))]);
   try {

@@ -9,10 +9,11 @@ const IDLE: RunProgress = { pagesAtStart: 0, pagesThisRun: 0, pageTasks: 0, revi
 
 test('a shard spends the shared budget, holds a page of it until stored, and asks its gate before each request', () => {
   let available = 3;
+  let spent = false;
   let leaseFresh = true;
   const forwarded: string[] = [];
   const policy = new ShardPolicy(testSettings(['http://127.0.0.1:9/'], { maxPages: 1_000 }), {
-    budget: { available: () => available, reserve: () => available--, giveBack: () => available++ },
+    budget: { available: () => available, spent: () => spent, reserve: () => available--, giveBack: () => available++ },
     mayDispatch: () => leaseFresh,
     requests: new WorkerRequests(4).gate(() => undefined),
     partition: { elsewhere: (url) => (url.includes('other') ? 'partition:7' : null), forward: (link) => forwarded.push(link.url) },
@@ -25,8 +26,13 @@ test('a shard spends the shared budget, holds a page of it until stored, and ask
   assert.equal(policy.mayTakeNew(IDLE), true);
   available = 0;
   assert.equal(policy.mayTakeNew(IDLE), false);
-  // With the budget spent, the revisits waiting still go.
+  // The worker's allowance empty for now (a refill under way): nothing starts, revisits included,
+  // so that the frontier drops no new URL it may not hand out yet.
+  assert.equal(policy.budgetLeft({ ...IDLE, queuedRevisits: 2 }), 0);
+  // With the budget spent for good, the revisits waiting still go, as in a plain crawl.
+  spent = true;
   assert.equal(policy.budgetLeft({ ...IDLE, queuedRevisits: 2 }), 2);
+  assert.equal(policy.budgetLeft({ ...IDLE, queuedRevisits: 2, revisitTasks: 1 }), 1);
   assert.equal(policy.mayDispatch(), true);
   leaseFresh = false;
   assert.equal(policy.mayDispatch(), false);
@@ -35,7 +41,7 @@ test('a shard spends the shared budget, holds a page of it until stored, and ask
 
 test('a shard runs until stopped, admits no seeds and takes no writer lock', () => {
   const policy = new ShardPolicy(testSettings(['http://127.0.0.1:9/']), {
-    budget: { available: () => 0, reserve: () => undefined, giveBack: () => undefined },
+    budget: { available: () => 0, spent: () => false, reserve: () => undefined, giveBack: () => undefined },
     mayDispatch: () => true,
     requests: new WorkerRequests(4).gate(() => undefined),
     partition: { elsewhere: () => null, forward: () => undefined },
