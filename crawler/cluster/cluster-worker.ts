@@ -194,7 +194,7 @@ export class ClusterWorker {
     );
     this.#keeper = keeper;
     this.#pool = pool;
-    this.#traffic = new LinkTraffic({ streams, keys: this.#keys, id: this.id, partitions: this.#partitions, keeper, pool }, { log, report, pressureChanged: () => this.#applyState() });
+    this.#traffic = new LinkTraffic({ streams, keys: this.#keys, id: this.id, partitions: this.#partitions, keeper, pool }, { log, report });
   }
 
   get #shards(): ShardPool {
@@ -288,9 +288,9 @@ export class ClusterWorker {
     this.#reportLimited(`damaged ${damage.key}`, describeDamage(damage, this.#keys.name));
   }
 
-  /** Paused: the crawl's state says so, the leases are late, or a stream is past its bound. */
+  /** Paused: the crawl's state says so, or the leases are late. */
   get #paused(): boolean {
-    return this.#state !== 'running' || this.#keeper.late || this.#traffic.backpressure;
+    return this.#state !== 'running' || this.#keeper.late;
   }
 
   /** Paused or running, as the crawl's state says; a worker whose leases are late stays paused. */
@@ -379,6 +379,7 @@ export class ClusterWorker {
       queued,
       inProgress,
       outbox,
+      heldBack: this.#traffic.heldBack(),
       idle,
       allowance: budget.allowance,
       budgetSpent: budget.spent,
