@@ -1,6 +1,5 @@
 import type { ForeignLink } from '../engine/run-policy.ts';
 import type { Db } from '../store/database.ts';
-import { PARTITIONS } from '../store/shard-names.ts';
 import type { SentLink } from './link-streams.ts';
 
 /*
@@ -44,11 +43,17 @@ export class ShardOutbox {
     this.#insert = db.prepare('INSERT INTO cluster_outbox (url, parent_id, depth, anchor, context, destination) VALUES (?, ?, ?, ?, ?, ?)');
     // The parent page's relevance travels with the link: it is in the shard by the time the page's transaction commits.
     this.#readOldest = db.prepare(`SELECT ${LINK_COLUMNS} FROM cluster_outbox o LEFT JOIN pages p ON p.url_id = o.parent_id ORDER BY o.id LIMIT :limit`);
-    // Each allowed destination's oldest rows through the destination index (at most `limit` of each), then the oldest of
-    // those: the rows held for blocked destinations are never read, however many they are.
-    this.#readAllowed = db.prepare(`SELECT ${LINK_COLUMNS} FROM json_each(:allowed) d
-      CROSS JOIN cluster_outbox o ON o.id IN (SELECT id FROM cluster_outbox WHERE destination = d.value ORDER BY id LIMIT :limit)
-      LEFT JOIN pages p ON p.url_id = o.parent_id ORDER BY o.id LIMIT :limit`);
+    // The destinations present, found by skipping along the destination index (one seek each); for each that is not
+    // blocked, its oldest rows (at most `limit`); and the oldest of those: the rows held for blocked destinations are
+    // never read, however many they are.
+    this.#readAllowed = db.prepare(`WITH RECURSIVE present(d) AS (
+        SELECT min(destination) FROM cluster_outbox
+        UNION ALL SELECT (SELECT min(destination) FROM cluster_outbox WHERE destination > present.d) FROM present WHERE present.d IS NOT NULL
+      )
+      SELECT ${LINK_COLUMNS} FROM present
+      CROSS JOIN cluster_outbox o ON o.id IN (SELECT id FROM cluster_outbox WHERE destination = present.d ORDER BY id LIMIT :limit)
+      LEFT JOIN pages p ON p.url_id = o.parent_id
+      WHERE present.d NOT IN (SELECT value FROM json_each(:blocked)) ORDER BY o.id LIMIT :limit`);
     this.#delete = db.prepare('DELETE FROM cluster_outbox WHERE id IN (SELECT value FROM json_each(?))');
     this.#count = db.prepare('SELECT count(*) FROM cluster_outbox').pluck();
     this.#countHeld = db.prepare('SELECT destination, count(*) AS links FROM cluster_outbox WHERE destination IN (SELECT value FROM json_each(?)) GROUP BY destination');
@@ -78,7 +83,7 @@ export class ShardOutbox {
     if (!this.#mayHaveRows) return undefined;
     const key = blocked.size === 0 ? undefined : keyOf(blocked);
     if (key !== undefined && key === this.#onlyHeldFor) return undefined;
-    const rows = (key === undefined ? this.#readOldest.all({ limit }) : this.#readAllowed.all({ limit, allowed: allowedBesides(blocked) })) as OutboxRow[];
+    const rows = (key === undefined ? this.#readOldest.all({ limit }) : this.#readAllowed.all({ limit, blocked: JSON.stringify([...blocked]) })) as OutboxRow[];
     if (rows.length === 0) {
       if (key === undefined) this.#mayHaveRows = false;
       else this.#onlyHeldFor = key;
@@ -109,11 +114,4 @@ export class ShardOutbox {
 
 function keyOf(blocked: ReadonlySet<number>): string {
   return [...blocked].sort((a, b) => a - b).join(',');
-}
-
-/** Every partition but the blocked ones, as the JSON list the selection reads. */
-function allowedBesides(blocked: ReadonlySet<number>): string {
-  const allowed: number[] = [];
-  for (let p = 0; p < PARTITIONS; p++) if (!blocked.has(p)) allowed.push(p);
-  return JSON.stringify(allowed);
 }

@@ -75,6 +75,29 @@ describe('shard outbox', () => {
     reopened.db.close();
   });
 
+  test('with several destinations waiting in numbers past a batch, a batch is the oldest of those not blocked, in order', () => {
+    const { db, outbox } = shard('many.forager');
+    const expected: string[] = [];
+    db.transaction(() => {
+      for (let i = 0; i < 3000; i++) {
+        for (const destination of [9, 7, 3]) {
+          outbox.add(link(destination, `${destination}-${i}`));
+          if (destination !== 7) expected.push(`${destination}-${i}`);
+        }
+      }
+    })();
+    const blocked = new Set([7]);
+    for (let start = 0; start < expected.length; start += 2000) {
+      const batch = outbox.next(2000, blocked);
+      assert.deepEqual(names(batch), expected.slice(start, start + 2000));
+      outbox.sent(batch as OutboxBatch);
+    }
+    assert.equal(outbox.next(2000, blocked), undefined);
+    assert.deepEqual(outbox.held(blocked), new Map([[7, 3000]]));
+    assert.equal(outbox.size, 3000);
+    db.close();
+  });
+
   test('taking links past a large held backlog reads only what it takes: as fast as with nothing held', () => {
     const HELD = 200_000;
     const ROUNDS = 40;
