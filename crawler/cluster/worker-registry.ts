@@ -44,6 +44,11 @@ export interface WorkerStatus {
   lastError?: string;
 }
 
+/** Links a worker's shards hold for partitions whose streams are full. */
+export function linksHeldBy(status: WorkerStatus): number {
+  return (status.heldBack ?? []).reduce((n, h) => n + h.links, 0);
+}
+
 /** A published status as read back: whatever the key holds must have these fields, of these types. */
 const workerStatusSchema = z.object({
   id: z.string(),

@@ -93,38 +93,58 @@ describe('backpressure per destination', { skip, timeout: 600_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a partition whose stream is full holds only its own links: the others are crawled, its links are delivered once it drains, and the crawl ends whole', async () => {
-    const name = 'held';
+  /** Defines the cluster, makes `away`'s home a machine that is down and fills its stream past the bound; returns the filler's entry ids. */
+  async function createWithFullPartition(name: string, away: number, fillerUrl: string, maxPages: number): Promise<string[]> {
     const keys = new ClusterKeys(name);
-    // The partition with the most hosts among those holding no seed.
-    const seedPartitions = new Set(web.plan.seedHosts.map((host) => partitionOf(`${web.origins[host]}/`)));
-    const hostsOf = new Map<number, number[]>();
-    for (const [host, origin] of web.origins.entries()) {
-      const p = partitionOf(`${origin}/`);
-      if (seedPartitions.has(p)) continue;
-      hostsOf.set(p, [...(hostsOf.get(p) ?? []), host]);
-    }
-    const [away, awayHosts] = [...hostsOf].sort(([a, x], [b, y]) => y.length - x.length || a - b)[0] as [number, number[]];
-    const { crawlable, linkedAway } = reachableAvoiding(web, new Set(awayHosts));
-    assert.ok(linkedAway.size > 0, 'no page links to the partition held back: the test proves nothing');
-
     const created = await runCli(['cluster', 'create', '--redis', server.url, '--name', name, '--lease-ms', String(LEASE_MS),
       '--query', 'test pages', ...web.seeds.flatMap((seed) => ['--seed', seed]),
-      '--allow-private', '--scope', 'any', '--max-pages', '5000', '--delay-ms', '20', '--delay-factor', '0']);
+      '--allow-private', '--scope', 'any', '--max-pages', String(maxPages), '--delay-ms', '20', '--delay-factor', '0']);
     assert.equal(created.code, 0, created.stderr);
-    // Its shard lives on a machine that is down (no worker of that home runs), and its stream is past the bound.
     await redis.set(keys.home(away), AWAY_HOME);
-    const filler = encodeLinks([{ url: `${web.origins[awayHosts[0] as number]}/`, depth: 1, anchor: '', context: '', isSeed: false }]);
+    const filler = encodeLinks([{ url: fillerUrl, depth: 1, anchor: '', context: '', isSeed: false }]);
     const fill = redis.pipeline();
     for (let i = 0; i <= MAX_STREAM_BACKLOG; i++) fill.xadd(keys.links(away), '*', 'n', '1', 'd', filler);
-    const fillerIds = ((await fill.exec()) ?? []).map(([err, id]) => {
+    return ((await fill.exec()) ?? []).map(([err, id]) => {
       assert.equal(err, null);
       return id as string;
     });
+  }
+
+  function startWorker(name: string, shards: string, home?: string): RunningCli {
+    const worker = spawnCli(['worker', '--redis', server.url, '--name', name, '--dir', shards, '--parse-workers', '0', ...(home === undefined ? [] : ['--home', home])], { timeoutMs: 300_000 });
+    workers.push(worker);
+    return worker;
+  }
+
+  /** The hosts of each partition that holds no seed. */
+  function hostsByPartition(): Map<number, number[]> {
+    const seeded = new Set(web.plan.seedHosts.map((host) => partitionOf(`${web.origins[host]}/`)));
+    const hostsOf = new Map<number, number[]>();
+    for (const [host, origin] of web.origins.entries()) {
+      const p = partitionOf(`${origin}/`);
+      if (!seeded.has(p)) hostsOf.set(p, [...(hostsOf.get(p) ?? []), host]);
+    }
+    return hostsOf;
+  }
+
+  /** The partition with the most hosts among those holding no seed: many pages link to it. */
+  function busiestUnseededPartition(): number {
+    return ([...hostsByPartition()].sort(([a, x], [b, y]) => y.length - x.length || a - b)[0] as [number, number[]])[0];
+  }
+
+  test('a partition whose stream is full holds only its own links: the others are crawled, its links are delivered once it drains, and the crawl ends whole', async () => {
+    const name = 'held';
+    const keys = new ClusterKeys(name);
+    const away = busiestUnseededPartition();
+    const awayHosts = hostsByPartition().get(away) as number[];
+    const { crawlable, linkedAway } = reachableAvoiding(web, new Set(awayHosts));
+    assert.ok(linkedAway.size > 0, 'no page links to the partition held back: the test proves nothing');
+
+    // Its shard lives on a machine that is down (no worker of that home runs), and its stream is past the bound.
+    const fillerIds = await createWithFullPartition(name, away, `${web.origins[awayHosts[0] as number]}/`, 5000);
 
     const shardsA = join(dir, 'machine-a');
-    const first = spawnCli(['worker', '--redis', server.url, '--name', name, '--dir', shardsA, '--parse-workers', '0'], { timeoutMs: 400_000 });
-    workers.push(first);
+    const first = startWorker(name, shardsA);
     const requested = (): Set<string> => new Set(web.log.filter((e) => e.kind === 'page' && e.status === 200).map((e) => keyOfUrl(web, `${e.origin}${e.path}`)));
     const status = async (): Promise<StatusJson> => {
       const result = await runCli(['cluster', 'status', '--redis', server.url, '--name', name, '--json']);
@@ -156,8 +176,7 @@ describe('backpressure per destination', { skip, timeout: 600_000 }, () => {
 
     // Its home comes back: the crawl ends, and the shards of both homes hold every page once.
     const shardsB = join(dir, 'machine-b');
-    const second = spawnCli(['worker', '--redis', server.url, '--name', name, '--dir', shardsB, '--home', AWAY_HOME, '--parse-workers', '0'], { timeoutMs: 300_000 });
-    workers.push(second);
+    const second = startWorker(name, shardsB, AWAY_HOME);
     for (const worker of [first, second]) {
       const result = await worker.done;
       assert.equal(result.code, 0, result.stderr);
@@ -177,5 +196,19 @@ describe('backpressure per destination', { skip, timeout: 600_000 }, () => {
     } finally {
       db.close();
     }
+  });
+
+  test('a crawl whose budget is spent finishes though links wait for a partition whose stream is full, and sends them as it ends', async () => {
+    const name = 'budget';
+    const away = busiestUnseededPartition();
+    const fillerIds = await createWithFullPartition(name, away, `${web.origins[(hostsByPartition().get(away) as number[])[0] as number]}/`, 200);
+    const worker = startWorker(name, join(dir, 'budget'));
+    await waitUntil('the worker to end the crawl', () => worker.child.exitCode !== null || worker.child.signalCode !== null, 90_000);
+    const result = await worker.done;
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /the crawl is finished/);
+    // Links were held when the crawl finished: the worker sent them as it closed its shards, after the send that found the stream full.
+    const sent = (await redis.xlen(new ClusterKeys(name).links(away))) - fillerIds.length;
+    assert.ok(sent >= 2, `${sent} batch(es) sent to the full stream: no link was held, the test proves nothing`);
   });
 });
