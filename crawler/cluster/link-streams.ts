@@ -248,7 +248,7 @@ export class LinkStreams {
     const pipeline = this.#redis.pipeline();
     for (const p of partitions) pipeline.xlen(this.#keys.links(p));
     const replies = (await pipeline.exec()) ?? [];
-    for (const [i, [err]] of replies.entries()) if (err !== null) this.#failedOn(partitions[i] as number, err, 'links for this partition wait in the senders\' outboxes');
+    for (const [i, [err]] of replies.entries()) if (err !== null) this.#failedOn(partitions[i] as number, err, 'links sent to this partition are not read, and how full its stream is cannot be told');
     return this.#lengthsOf(partitions, replies);
   }
 

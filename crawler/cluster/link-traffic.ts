@@ -4,6 +4,7 @@ import type { LinkBatch, LinkStreams, SentLink } from './link-streams.ts';
 import type { PartitionMap } from './partition.ts';
 import type { ShardPool } from './shard-pool.ts';
 import type { WorkerVoice } from './report-throttle.ts';
+import { PARTITIONS } from '../store/shard-names.ts';
 import type { HeldLinks } from './worker-registry.ts';
 
 /*
@@ -45,6 +46,8 @@ export class LinkTraffic {
   /** Partitions whose stream was past MAX_STREAM_BACKLOG when last measured: their links stay in the outboxes. */
   readonly #blocked = new Set<number>();
   #recheckAt = 0;
+  /** Whether every partition's stream was measured: a worker that starts sends nothing to a stream already full. */
+  #measuredAll = false;
 
   constructor(parts: LinkTrafficParts, events: LinkTrafficEvents) {
     this.#parts = parts;
@@ -147,16 +150,31 @@ export class LinkTraffic {
     for (const batch of batches) batch.done();
   }
 
-  /** The blocked partitions' streams measured again, at most every RECHECK_EVERY_MS: those drained take links again. */
+  /**
+   * Every partition's stream measured once, before the first send; then the blocked ones, at
+   * most every RECHECK_EVERY_MS, in one round trip: those drained take links again.
+   */
   async #recheckBlocked(): Promise<void> {
     const now = Date.now();
-    if (this.#blocked.size === 0 || now < this.#recheckAt) return;
+    const due = !this.#measuredAll ? Array.from({ length: PARTITIONS }, (_, p) => p) : now >= this.#recheckAt ? [...this.#blocked] : [];
+    if (due.length === 0) return;
     this.#recheckAt = now + RECHECK_EVERY_MS;
-    // A stream that could not be measured (damaged) stays blocked: its links are safer in the outboxes.
-    for (const [partition, length] of await this.#parts.streams.lengths([...this.#blocked])) {
-      if (length >= RESUME_BELOW) continue;
-      this.#blocked.delete(partition);
-      this.#events.log(`partition ${partition}: its stream drained to ${length} batches; the links held for it are sent`);
+    // A stream that could not be measured (damaged) is left as it was: a blocked one keeps its links in the outboxes.
+    this.#heed(await this.#parts.streams.lengths(due));
+    this.#measuredAll = true;
+  }
+
+  /** Blocks the partitions whose stream is past MAX_STREAM_BACKLOG, and lets the blocked ones back under RESUME_BELOW take links again. */
+  #heed(lengths: ReadonlyMap<number, number>): void {
+    for (const [partition, length] of lengths) {
+      if (this.#blocked.has(partition) && length < RESUME_BELOW) {
+        this.#blocked.delete(partition);
+        this.#events.log(`partition ${partition}: its stream drained to ${length} batches; the links held for it are sent`);
+      } else if (!this.#blocked.has(partition) && length > MAX_STREAM_BACKLOG) {
+        if (this.#blocked.size === 0) this.#recheckAt = Date.now() + RECHECK_EVERY_MS;
+        this.#blocked.add(partition);
+        this.#events.log(`partition ${partition}: its stream holds ${length} batches, over ${MAX_STREAM_BACKLOG}; links for it wait in this worker's outboxes, the other partitions' go on`);
+      }
     }
   }
 
@@ -178,13 +196,7 @@ export class LinkTraffic {
   /** Sends links to their partitions' streams; a stream found past its bound blocks its partition. */
   async send(links: SentLink[]): Promise<void> {
     this.#linksMoved += links.length;
-    const lengths = await this.#parts.streams.send(links, (url) => this.#parts.partitions.of(url));
-    for (const [partition, length] of lengths) {
-      if (length <= MAX_STREAM_BACKLOG || this.#blocked.has(partition)) continue;
-      if (this.#blocked.size === 0) this.#recheckAt = Date.now() + RECHECK_EVERY_MS;
-      this.#blocked.add(partition);
-      this.#events.log(`partition ${partition}: its stream holds ${length} batches, over ${MAX_STREAM_BACKLOG}; links for it wait in this worker's outboxes, the other partitions' go on`);
-    }
+    this.#heed(await this.#parts.streams.send(links, (url) => this.#parts.partitions.of(url)));
   }
 
   /**
