@@ -228,8 +228,9 @@ describe('backpressure per destination', { skip, timeout: 600_000 }, () => {
     const result = await worker.done;
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /the crawl is finished/);
-    // Links were held when the crawl finished: the worker sent them as it closed its shards, after the send that found the stream full.
+    assert.match(result.stderr, new RegExp(`partition ${away}: its stream holds \\d+ batches, over ${MAX_STREAM_BACKLOG}; links for it wait`));
+    // Links were held when the crawl finished (the stream was full from the start, so nothing else sent it any): the worker sent them as it closed its shards.
     const sent = (await redis.xlen(new ClusterKeys(name).links(away))) - fillerIds.length;
-    assert.ok(sent >= 2, `${sent} batch(es) sent to the full stream: no link was held, the test proves nothing`);
+    assert.ok(sent >= 1, 'no link was held when the crawl finished: the test proves nothing');
   });
 });
