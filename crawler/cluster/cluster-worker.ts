@@ -418,8 +418,9 @@ export class ClusterWorker {
    * waiting in an outbox, every partition held and every stream empty, and all of it still so
    * in a later status of every worker that did nothing meanwhile. With the budget spent, links
    * held for a full stream do not count: they would only be admitted, never fetched, and a
-   * partition whose home is down would hold the crawl open for good. A link admitted just before the streams were
-   * read shows in its owner's next status, so two looks a status apart cannot both miss it.
+   * partition whose home is down would hold the crawl open for good. A link admitted just
+   * before the streams were read shows in its owner's next status, so two looks a status
+   * apart cannot both miss it.
    */
   async #crawlFinished(): Promise<boolean> {
     if (this.#state !== 'running') return false;
