@@ -4,7 +4,7 @@ import { ClusterKeys } from './cluster-keys.ts';
 import { clusterState, loadCluster, type ClusterState } from './cluster-definition.ts';
 import { refreshProgress, type RefreshProgress } from './cluster-refresh.ts';
 import { LinkStreams } from './link-streams.ts';
-import { liveWorkers, type WorkerStatus } from './worker-registry.ts';
+import { liveWorkers, type HeldLinks, type WorkerStatus } from './worker-registry.ts';
 
 /** What `forager cluster status` and `forager serve` show of a running cluster. */
 export interface ClusterStatus {
@@ -25,6 +25,8 @@ export interface ClusterStatus {
   queued: number;
   /** Link batches waiting in the partitions' streams (sent, not yet admitted by their owners). */
   streamBacklog: number;
+  /** Links the workers' outboxes hold for partitions whose streams are full, by partition. */
+  heldBack: HeldLinks[];
   workers: WorkerStatus[];
   /** Live workers whose status could not be read (damaged in Redis): left out of the figures above. */
   unreadableWorkers: number;
@@ -63,11 +65,19 @@ export async function readClusterStatus(redis: Redis, name: string): Promise<Clu
     pagesPerSecond: workers.reduce((n, w) => n + w.pagesPerSecond, 0),
     queued: workers.reduce((n, w) => n + w.queued, 0),
     streamBacklog,
+    heldBack: heldBackOf(workers),
     workers,
     unreadableWorkers: live.unreadable,
     errors,
     ...(refresh === undefined ? {} : { refresh }),
   };
+}
+
+/** The workers' held links, summed by partition. */
+function heldBackOf(workers: readonly WorkerStatus[]): HeldLinks[] {
+  const held = new Map<number, number>();
+  for (const w of workers) for (const h of w.heldBack ?? []) held.set(h.partition, (held.get(h.partition) ?? 0) + h.links);
+  return [...held].sort(([a], [b]) => a - b).map(([partition, links]) => ({ partition, links }));
 }
 
 /** A counter as Redis holds it; one that is not a number (damaged) counts as nothing. */
@@ -95,6 +105,7 @@ export function formatClusterStatus(status: ClusterStatus): string {
     `pages stored ${status.pagesStored}, ${status.pagesPerSecond.toFixed(1)} pages/s; budget ${status.budgetUsed}/${status.maxPages} handed out; queued ${status.queued}`,
     `partitions leased ${status.leased}/${status.partitions}`,
     `stream backlog ${status.streamBacklog} batches of links`,
+    ...status.heldBack.map((h) => `${h.links} links held for partition ${h.partition} (its stream is full)`),
     `${status.workers.length} worker(s):`,
     ...status.workers.map(
       (w) =>

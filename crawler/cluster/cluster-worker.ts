@@ -15,7 +15,7 @@ import { PartitionLeases } from './partition-leases.ts';
 import { PartitionMap } from './partition.ts';
 import { describeDamage, foundBy, isKeyDamage, type KeyDamage } from './redis-damage.ts';
 import { ReportThrottle } from './report-throttle.ts';
-import { WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
+import { linksHeldBy, WorkerRegistry, type WorkerStatus } from './worker-registry.ts';
 import { SharedBudget } from './shared-budget.ts';
 import { SharedJudging } from './shared-judging.ts';
 import { WorkerRequests } from './worker-requests.ts';
@@ -223,7 +223,7 @@ export class ClusterWorker {
     this.#keeper = keeper;
     this.#pool = pool;
     this.#refreshWork = new RefreshWork({ redis: this.#redis, keys: this.#keys, dir: this.#dir, partitions: definition.partitions, held: () => keeper.held.keys(), pool, onDamage: (damage) => this.#damaged(damage) });
-    this.#traffic = new LinkTraffic({ streams, keys: this.#keys, id: this.id, partitions: this.#partitions, keeper, pool }, { log, report, pressureChanged: () => this.#applyState() });
+    this.#traffic = new LinkTraffic({ streams, keys: this.#keys, id: this.id, partitions: this.#partitions, keeper, pool }, { log, report });
   }
 
   get #shards(): ShardPool {
@@ -334,9 +334,9 @@ export class ClusterWorker {
     this.#reportLimited(`damaged ${damage.key}`, describeDamage(damage, this.#keys.name));
   }
 
-  /** Paused: the crawl's state says so, the leases are late, or a stream is past its bound. */
+  /** Paused: the crawl's state says so, or the leases are late. */
   get #paused(): boolean {
-    return this.#state !== 'running' || this.#keeper.late || this.#traffic.backpressure;
+    return this.#state !== 'running' || this.#keeper.late;
   }
 
   /** Paused or running, as the crawl's state says; a worker whose leases are late stays paused. */
@@ -425,6 +425,7 @@ export class ClusterWorker {
       queued,
       inProgress,
       outbox,
+      heldBack: this.#traffic.heldBack(),
       idle,
       allowance: budget.allowance,
       budgetSpent: budget.spent,
@@ -460,10 +461,13 @@ export class ClusterWorker {
   }
 
   /**
-   * Whether the crawl is over: every worker idle (or the budget spent), nothing in flight,
-   * every partition held and every stream empty, and all of it still so in a later status of
-   * every worker that did nothing meanwhile. A link admitted just before the streams were
-   * read shows in its owner's next status, so two looks a status apart cannot both miss it.
+   * Whether the crawl is over: every worker idle (or the budget spent), nothing in flight or
+   * waiting in an outbox, every partition held and every stream empty, and all of it still so
+   * in a later status of every worker that did nothing meanwhile. With the budget spent, links
+   * held for a full stream do not count: they would only be admitted, never fetched, and a
+   * partition whose home is down would hold the crawl open for good. A link admitted just
+   * before the streams were read shows in its owner's next status, so two looks a status
+   * apart cannot both miss it.
    */
   async #crawlFinished(): Promise<boolean> {
     const definition = this.#definition as ClusterDefinition;
@@ -472,10 +476,10 @@ export class ClusterWorker {
     const { workers } = await (this.#registry as WorkerRegistry).view();
     const previous = this.#lastLook;
     this.#lastLook = new Map(workers.map((w) => [w.id, w]));
-    if (workers.length === 0 || workers.some((w) => w.inProgress > 0 || w.outbox > 0)) return false;
+    if (workers.length === 0 || workers.some((w) => w.inProgress > 0 || w.outbox > linksHeldBy(w))) return false;
     const budgetSpent = workers.every((w) => w.allowance === 0) && (await (this.#budget as SharedBudget).handedOut());
     if (!budgetSpent) {
-      if (workers.reduce((n, w) => n + w.partitions, 0) !== definition.partitions || !workers.every((w) => w.idle)) return false;
+      if (workers.reduce((n, w) => n + w.partitions, 0) !== definition.partitions || !workers.every((w) => w.idle && linksHeldBy(w) === 0)) return false;
       if ((await this.#traffic.backlog(definition.partitions)) > 0) return false;
     }
     return workers.length === previous.size && workers.every((w) => {

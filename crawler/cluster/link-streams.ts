@@ -208,11 +208,11 @@ export class LinkStreams {
   }
 
   /**
-   * Sends links to their partitions' streams (in one round trip). Returns the longest of those streams now, in entries, for the sender to slow down.
+   * Sends links to their partitions' streams (in one round trip). Returns each of those streams' length now, in entries, for the sender to hold back what a full one would get next.
    * The links for a damaged stream are dropped (and reported): no owner could read them.
    */
-  async send(links: readonly SentLink[], partitionOfLink: (url: string) => number = partitionOf): Promise<number> {
-    if (links.length === 0) return 0;
+  async send(links: readonly SentLink[], partitionOfLink: (url: string) => number = partitionOf): Promise<Map<number, number>> {
+    if (links.length === 0) return new Map();
     const byPartition = new Map<number, SentLink[]>();
     for (const link of links) {
       const p = partitionOfLink(link.url);
@@ -239,9 +239,26 @@ export class LinkStreams {
       this.#failedOn(partition, err, `the ${byPartition.get(partition)?.length ?? 0} link(s) sent to it just now were dropped`);
       refused.add(partition);
     }
-    let longest = 0;
-    for (const [err, length] of replies.slice(sentTo.length)) if (err === null) longest = Math.max(longest, Number(length));
-    return longest;
+    return this.#lengthsOf([...byPartition.keys()], replies.slice(sentTo.length));
+  }
+
+  /** The partitions' stream lengths, in entries, in one round trip; a damaged stream is reported and left out. */
+  async lengths(partitions: readonly number[]): Promise<Map<number, number>> {
+    if (partitions.length === 0) return new Map();
+    const pipeline = this.#redis.pipeline();
+    for (const p of partitions) pipeline.xlen(this.#keys.links(p));
+    const replies = (await pipeline.exec()) ?? [];
+    for (const [i, [err]] of replies.entries()) if (err !== null) this.#failedOn(partitions[i] as number, err, 'links sent to this partition are not read, and how full its stream is cannot be told');
+    return this.#lengthsOf(partitions, replies);
+  }
+
+  #lengthsOf(partitions: readonly number[], replies: [Error | null, unknown][]): Map<number, number> {
+    const lengths = new Map<number, number>();
+    for (const [i, partition] of partitions.entries()) {
+      const [err, length] = replies[i] ?? [null, 0];
+      if (err === null) lengths.set(partition, Number(length));
+    }
+    return lengths;
   }
 
   /**

@@ -4,15 +4,22 @@ import type { LinkBatch, LinkStreams, SentLink } from './link-streams.ts';
 import type { PartitionMap } from './partition.ts';
 import type { ShardPool } from './shard-pool.ts';
 import type { WorkerVoice } from './report-throttle.ts';
+import { PARTITIONS } from '../store/shard-names.ts';
+import type { HeldLinks } from './worker-registry.ts';
 
 /*
  * A worker's link traffic: the links sent to its partitions read from their streams and
- * admitted in their shards, the shards' outboxes sent on, and the backpressure that pauses
- * the shards while a partition's stream is past its bound.
+ * admitted in their shards, the shards' outboxes sent on, and backpressure per destination:
+ * links for a partition whose stream is past its bound (its owner is away or behind) wait in
+ * the outboxes, on disk, while the links for every other partition go on.
  */
 
-/** Past this many entries waiting in a partition's stream, shards sending to it pause. */
+/** Past this many entries waiting in a partition's stream, links for it wait in the senders' outboxes. */
 export const MAX_STREAM_BACKLOG = 5_000;
+/** A blocked partition takes links again once its stream is back under this: one hovering at the bound does not flip its senders on every send. */
+const RESUME_BELOW = MAX_STREAM_BACKLOG / 2;
+/** How often the streams of blocked partitions are measured again (all in one round trip). */
+const RECHECK_EVERY_MS = 1000;
 /** Batches read per stream per tick. */
 const READ_COUNT = 20;
 
@@ -25,10 +32,7 @@ export interface LinkTrafficParts {
   pool: ShardPool;
 }
 
-export interface LinkTrafficEvents extends WorkerVoice {
-  /** Backpressure began or ended. */
-  pressureChanged: () => void;
-}
+export type LinkTrafficEvents = WorkerVoice;
 
 export class LinkTraffic {
   readonly #parts: LinkTrafficParts;
@@ -39,7 +43,11 @@ export class LinkTraffic {
   #linksDropped = 0;
   /** Streams that had nothing to read on the last tick: the worker's inbox is empty. */
   #inboxEmpty = false;
-  #backpressure = false;
+  /** Partitions whose stream was past MAX_STREAM_BACKLOG when last measured: their links stay in the outboxes. */
+  readonly #blocked = new Set<number>();
+  #recheckAt = 0;
+  /** Whether every partition's stream was measured: a worker that starts sends nothing to a stream already full. */
+  #measuredAll = false;
 
   constructor(parts: LinkTrafficParts, events: LinkTrafficEvents) {
     this.#parts = parts;
@@ -52,11 +60,6 @@ export class LinkTraffic {
 
   get inboxEmpty(): boolean {
     return this.#inboxEmpty;
-  }
-
-  /** A partition's stream is past its bound: the shards pause until it drains. */
-  get backpressure(): boolean {
-    return this.#backpressure;
   }
 
   /** Reads the links sent to its partitions and admits them, then acknowledges them. */
@@ -135,25 +138,54 @@ export class LinkTraffic {
   }
 
   /**
-   * Sends what the shards' outboxes hold, all in one round trip (so a partition's links from
-   * every shard share stream entries); a stream past its bound pauses the senders until it drains.
+   * Sends what the shards' outboxes hold for partitions not blocked, all in one round trip (so
+   * a partition's links from every shard share stream entries); the rows leave the outboxes
+   * only once Redis has them.
    */
   async sendOutboxes(): Promise<void> {
-    const batches = [...this.#parts.pool.runners.values()].map((runner) => runner.takeOutbox()).filter((b) => b !== undefined);
-    if (batches.length > 0) {
-      const backlog = await this.send(batches.flatMap((b) => b.links));
-      for (const batch of batches) batch.done();
-      this.#setBackpressure(backlog > MAX_STREAM_BACKLOG);
-    } else if (this.#backpressure) {
-      this.#setBackpressure(false);
+    await this.#recheckBlocked();
+    const batches = [...this.#parts.pool.runners.values()].map((runner) => runner.takeOutbox(this.#blocked)).filter((b) => b !== undefined);
+    if (batches.length === 0) return;
+    await this.send(batches.flatMap((b) => b.links));
+    for (const batch of batches) batch.done();
+  }
+
+  /**
+   * Every partition's stream measured once, before the first send; then the blocked ones, at
+   * most every RECHECK_EVERY_MS, in one round trip: those drained take links again.
+   */
+  async #recheckBlocked(): Promise<void> {
+    const now = Date.now();
+    const due = !this.#measuredAll ? Array.from({ length: PARTITIONS }, (_, p) => p) : now >= this.#recheckAt ? [...this.#blocked] : [];
+    if (due.length === 0) return;
+    this.#recheckAt = now + RECHECK_EVERY_MS;
+    // A stream that could not be measured (damaged) is left as it was: a blocked one keeps its links in the outboxes.
+    this.#heed(await this.#parts.streams.lengths(due));
+    this.#measuredAll = true;
+  }
+
+  /** Blocks the partitions whose stream is past MAX_STREAM_BACKLOG, and lets the blocked ones back under RESUME_BELOW take links again. */
+  #heed(lengths: ReadonlyMap<number, number>): void {
+    for (const [partition, length] of lengths) {
+      if (this.#blocked.has(partition) && length < RESUME_BELOW) {
+        this.#blocked.delete(partition);
+        this.#events.log(`partition ${partition}: its stream drained to ${length} batches; the links held for it are sent`);
+      } else if (!this.#blocked.has(partition) && length > MAX_STREAM_BACKLOG) {
+        if (this.#blocked.size === 0) this.#recheckAt = Date.now() + RECHECK_EVERY_MS;
+        this.#blocked.add(partition);
+        this.#events.log(`partition ${partition}: its stream holds ${length} batches, over ${MAX_STREAM_BACKLOG}; links for it wait in this worker's outboxes, the other partitions' go on`);
+      }
     }
   }
 
-  #setBackpressure(pressure: boolean): void {
-    if (pressure === this.#backpressure) return;
-    this.#backpressure = pressure;
-    this.#events.log(pressure ? `a partition's stream holds over ${MAX_STREAM_BACKLOG} batches: this worker's shards pause until it drains` : 'streams drained: dispatching again');
-    this.#events.pressureChanged();
+  /** Links the open shards hold for blocked partitions, by partition. */
+  heldBack(): HeldLinks[] {
+    if (this.#blocked.size === 0) return [];
+    const held = new Map<number, number>();
+    for (const runner of this.#parts.pool.runners.values()) {
+      for (const [partition, links] of runner.outboxHeld(this.#blocked)) held.set(partition, (held.get(partition) ?? 0) + links);
+    }
+    return [...held].sort(([a], [b]) => a - b).map(([partition, links]) => ({ partition, links }));
   }
 
   /** Entries waiting in the streams of the crawl's partitions. */
@@ -161,10 +193,10 @@ export class LinkTraffic {
     return this.#parts.streams.backlog(partitions);
   }
 
-  /** Sends links to their partitions' streams; resolves to the longest stream's backlog. */
-  send(links: SentLink[]): Promise<number> {
+  /** Sends links to their partitions' streams; a stream found past its bound blocks its partition. */
+  async send(links: SentLink[]): Promise<void> {
     this.#linksMoved += links.length;
-    return this.#parts.streams.send(links, (url) => this.#parts.partitions.of(url));
+    this.#heed(await this.#parts.streams.send(links, (url) => this.#parts.partitions.of(url)));
   }
 
   /**

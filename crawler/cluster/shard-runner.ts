@@ -149,7 +149,7 @@ export class ShardRunner {
         saveSettings(db, context.settings);
         if (context.cookies !== undefined) importCookies(db, context.cookies);
       }
-      this.#outbox = new ShardOutbox(db);
+      this.#outbox = new ShardOutbox(db, (url) => context.partitions.of(url));
       // Made here rather than by the engine, so that the worker can share its statistics with the rest of the crawl.
       this.judge = createPageJudge(db, context.settings);
       const outbox = this.#outbox;
@@ -258,9 +258,9 @@ export class ShardRunner {
     return oldest === undefined ? undefined : oldest + afterMs;
   }
 
-  /** The oldest links for other partitions, to send; then sent() with the same batch. */
-  takeOutbox(): { links: SentLink[]; done: () => void } | undefined {
-    const batch = this.#outbox.next(OUTBOX_BATCH);
+  /** The oldest links for other partitions not `blocked` (all when omitted), to send; then done() once Redis has them. */
+  takeOutbox(blocked?: ReadonlySet<number>): { links: SentLink[]; done: () => void } | undefined {
+    const batch = this.#outbox.next(OUTBOX_BATCH, blocked);
     if (batch === undefined) return undefined;
     return { links: batch.links, done: () => this.#outbox.sent(batch) };
   }
@@ -268,6 +268,11 @@ export class ShardRunner {
   /** Links waiting in the outbox. */
   get outboxSize(): number {
     return this.#closed ? 0 : this.#outbox.size;
+  }
+
+  /** Links the outbox holds for each of the `blocked` partitions. */
+  outboxHeld(blocked: ReadonlySet<number>): Map<number, number> {
+    return this.#closed ? new Map() : this.#outbox.held(blocked);
   }
 
   /** Nothing to fetch, nothing being fetched, nothing waiting to be sent. */

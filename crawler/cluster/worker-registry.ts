@@ -8,6 +8,12 @@ import type { ClusterKeys } from './cluster-keys.ts';
  * of the live set after one lease time, and the others then share its partitions.
  */
 
+/** Links a worker's shards hold for a partition whose stream is full (cluster/link-traffic.ts). */
+export interface HeldLinks {
+  partition: number;
+  links: number;
+}
+
 export interface WorkerStatus {
   id: string;
   /** Statuses published so far: a later one says more about the worker than an earlier one. */
@@ -28,12 +34,19 @@ export interface WorkerStatus {
   inProgress: number;
   /** Links in its shards' outboxes, not yet sent. */
   outbox: number;
+  /** Of them, those held for partitions whose streams are full (a worker of an earlier version says nothing of them). */
+  heldBack?: HeldLinks[];
   idle: boolean;
   allowance: number;
   budgetSpent: boolean;
   paused: boolean;
   errors: number;
   lastError?: string;
+}
+
+/** Links a worker's shards hold for partitions whose streams are full. */
+export function linksHeldBy(status: WorkerStatus): number {
+  return (status.heldBack ?? []).reduce((n, h) => n + h.links, 0);
 }
 
 /** A published status as read back: whatever the key holds must have these fields, of these types. */
@@ -52,6 +65,7 @@ const workerStatusSchema = z.object({
   queued: z.number(),
   inProgress: z.number(),
   outbox: z.number(),
+  heldBack: z.array(z.object({ partition: z.number(), links: z.number() })).optional(),
   idle: z.boolean(),
   allowance: z.number(),
   budgetSpent: z.boolean(),

@@ -265,6 +265,11 @@ export const MIGRATIONS: readonly string[] = [
   -- The epoch of the lease that owns the shard: an older owner's writes are refused (cluster/shard-fence.ts).
   CREATE TABLE IF NOT EXISTS cluster_fence (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL);
   `,
+  /* 12: an outbox link's destination partition, so that links for a partition whose stream is full wait while the others are sent */ `
+  -- NULL in rows written before this version: cluster/shard-outbox.ts fills it in when it opens the shard.
+  ALTER TABLE cluster_outbox ADD COLUMN destination INTEGER;
+  CREATE INDEX cluster_outbox_by_destination ON cluster_outbox (destination);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
