@@ -12,7 +12,7 @@ import type { PriorityExplanation } from '../protocol/explanation.ts';
 import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
-import { RunFigures } from './run-figures.ts';
+import { liveProgress, RunFigures } from './run-figures.ts';
 import { writeTransaction, type Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
@@ -236,7 +236,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       signal: this.#abort.signal,
     });
     this.#pages = this.#pageFetchesOf();
-    this.#progress = this.#progressView();
+    this.#progress = liveProgress(this.#figures, this.#revisits, this.#strategy, () => this.pagesInProgress);
   }
 
   /** The revisits' room, wired to this engine's fetching and figures. */
@@ -620,34 +620,6 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Fetches this run may still start, by its policy. */
   #budgetLeft(): number {
     return this.#policy.budgetLeft(this.#progress);
-  }
-
-  /** What the policy reads of the run: a live view, read only as far as the policy's sums need. */
-  #progressView(): RunProgress {
-    const figures = this.#figures;
-    const revisits = this.#revisits;
-    const strategy = this.#strategy;
-    const pagesInProgress = (): number => this.pagesInProgress;
-    return {
-      get pagesAtStart() {
-        return figures.pagesAtStart;
-      },
-      get pagesThisRun() {
-        return figures.pages;
-      },
-      get pageTasks() {
-        return pagesInProgress();
-      },
-      get revisitTasks() {
-        return revisits.inProgress;
-      },
-      get revisitedThisRun() {
-        return revisits.done;
-      },
-      get queuedRevisits() {
-        return strategy.queuedRevisits;
-      },
-    };
   }
 
   /** Starts as many host requests as concurrency and politeness allow. Returns when to look again, if ever. */

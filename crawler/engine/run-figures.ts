@@ -1,4 +1,5 @@
 import { crawlCounts, type CrawlCounts } from '../store/crawl-counts.ts';
+import type { RunProgress } from './run-policy.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 
 /** A run's own figures, and the collection's as the run began: what stats() and the run's row report. */
@@ -33,4 +34,33 @@ export class RunFigures {
   elapsedMs(): number {
     return this.startedAt === 0 ? 0 : Date.now() - this.startedAt;
   }
+}
+
+/** What the policy reads of the run (run-policy.ts): a live view, read only as far as the policy's sums need. */
+export function liveProgress(
+  figures: RunFigures,
+  revisits: { readonly inProgress: number; readonly done: number },
+  strategy: { readonly queuedRevisits: number },
+  pagesInProgress: () => number,
+): RunProgress {
+  return {
+    get pagesAtStart() {
+      return figures.pagesAtStart;
+    },
+    get pagesThisRun() {
+      return figures.pages;
+    },
+    get pageTasks() {
+      return pagesInProgress();
+    },
+    get revisitTasks() {
+      return revisits.inProgress;
+    },
+    get revisitedThisRun() {
+      return revisits.done;
+    },
+    get queuedRevisits() {
+      return strategy.queuedRevisits;
+    },
+  };
 }
