@@ -29,6 +29,12 @@
  *   bound              which limit the run hit: politeness, CPU, the web, or none (waiting)
  *   bytes per link     (used_memory after − before) / links queued
  * Ratios are of medians over --runs, against the plain crawl's medians of the same bench.
+ * Then, on webs of their own (issue 39): focus across the cluster (bench/cluster/focus-figures.ts:
+ * on-topic hosts in 1/8 of the partitions, a budget of 20% of the web, PST with 1 and 2 workers
+ * against a plain focused crawl, and the web's peak of requests in flight), rendering with one
+ * browser per worker (bench/cluster/render-figures.ts; not in a smoke run), and reading the
+ * shards without a merge (bench/cluster/shard-reading.ts).
+ *
  * Targets: cluster CPU per page ≤ 1.15× the plain crawl's; < 200 bytes of Redis per queued
  * link; 2 pinned workers ≥ 1.5× one pinned worker's pages/s (4 against 1 where the machine
  * has a core for each; here it has not, and the output says so).
@@ -52,6 +58,8 @@ import { FORAGER_BIN } from './cluster/forager-process.ts';
 import { measureLinkMemory, type LinkMemoryResult } from './cluster/link-memory.ts';
 import { runPlainCrawl } from './cluster/plain-run.ts';
 import { ShardReadingProbe } from './cluster/shard-reading.ts';
+import { formatFocusReport, measureClusterFocus, medianFocus, type FocusReport } from './cluster/focus-figures.ts';
+import { formatRenderFigures, measureRenderFigures } from './cluster/render-figures.ts';
 import { formatBacklog, formatCommandMix, formatLinkMemory, formatRuns, formatTable, formatTargets, LEGEND } from './cluster/report.ts';
 import type { RunContext, RunResult } from './cluster/run-result.ts';
 import { evaluateTargets, median, summarise, type ConfigSummary } from './cluster/summary.ts';
@@ -247,6 +255,21 @@ async function main(): Promise<void> {
       }
     }
 
+    // Focus across the cluster (targets 1 and 2), on a web of its own; a smoke run crawls a small one with one worker.
+    const focusReports: FocusReport[] = [];
+    for (let round = 1; round <= options.runs; round++) {
+      focusReports.push(
+        await measureClusterFocus(
+          { foragerBin: options.foragerBin, hosts: options.smoke ? 64 : 256, pagesPerHost: options.smoke ? 5 : 20, concurrency: 8, basePort: 24_000, latencyMs: 20, timeoutMs: options.timeoutMs },
+          options.smoke ? [1] : [1, 2],
+        ),
+      );
+      progress(`  focus run ${round}/${options.runs}: ${(focusReports.at(-1) as FocusReport).runs.map((r) => `${r.label} PST ${r.pst.toFixed(3)}`).join(', ')}`);
+    }
+    const focus = medianFocus(focusReports);
+    // Rendering (target 3): one browser per worker against a plain crawl's; left out of a smoke run (bench:render has its own).
+    const rendering = options.smoke ? undefined : await measureRenderFigures({ foragerBin: options.foragerBin, tmp, usageDir, timeoutMs: options.timeoutMs });
+
     const linkMemory: LinkMemoryResult[] = [];
     for (const size of options.linkSends) {
       const m = await measureLinkMemory(options.links, size);
@@ -284,6 +307,10 @@ async function main(): Promise<void> {
       'Workers\' logs and the cluster\'s error list (routine lines left out)',
       problems.length === 0 ? '  nothing' : problems.join('\n'),
       '',
+      formatFocusReport(focus),
+      '',
+      ...(rendering === undefined ? ['Rendering (target 3): not measured in a smoke run'] : formatRenderFigures(rendering)),
+      '',
       'Reading the shards without a merge (forager serve --shards; target 6)',
       shardReading.report(),
       '',
@@ -294,7 +321,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n');
     process.stdout.write(report);
-    if (options.smoke) reportSmokeRun(plainSummary, clusterSummaries, linkMemory, shardReading.figures());
+    if (options.smoke) reportSmokeRun(plainSummary, clusterSummaries, linkMemory, { ...shardReading.figures(), ...Object.fromEntries(focus.runs.map((r) => [`focusPst ${r.label}`, r.pst])) });
   } finally {
     if (!webStopped) web.kill();
     rmSync(tmp, { recursive: true, force: true });

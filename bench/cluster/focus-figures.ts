@@ -29,6 +29,8 @@ const TOPICAL_PARTITION_SHARE = 1 / 8;
 const BUDGET_SHARE = 0.2;
 
 export interface FocusOptions {
+  /** bin/forager.js of the CLI measured. */
+  foragerBin: string;
   hosts: number;
   pagesPerHost: number;
   concurrency: number;
@@ -112,7 +114,7 @@ export async function measureClusterFocus(options: FocusOptions, workerCounts: r
   const budget = Math.round(BUDGET_SHARE * webPages);
   const shape: CrawlShape = { query: QUERY, seeds: web.seeds, maxPages: budget, delayMs: 10, strategy: 'focused' };
   const flags = [...crawlFlags(shape), '--concurrency', String(options.concurrency)];
-  const forager = { bin: FORAGER_BIN, timeoutMs: options.timeoutMs, usageDir: tmp };
+  const forager = { bin: options.foragerBin, timeoutMs: options.timeoutMs, usageDir: tmp };
   const onTopicPages = topicalHosts.length * options.pagesPerHost;
   const runs: FocusRun[] = [];
   try {
@@ -147,6 +149,19 @@ export async function measureClusterFocus(options: FocusOptions, workerCounts: r
   return { hosts: options.hosts, pages: webPages, topicalHosts: topicalHosts.length, topicalPartitions: partitions.size, onTopicPages, budget, concurrency: options.concurrency, runs };
 }
 
+/** Each run's label with the median of its PST and peak in flight over several reports of the same web. */
+export function medianFocus(reports: readonly FocusReport[]): FocusReport {
+  const first = reports[0] as FocusReport;
+  const middle = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
+  return {
+    ...first,
+    runs: first.runs.map((run, i) => {
+      const same = reports.map((r) => r.runs[i] as FocusRun);
+      return { ...run, onTopic: middle(same.map((r) => r.onTopic)), pst: middle(same.map((r) => r.pst)), peakInFlight: Math.max(...same.map((r) => r.peakInFlight)), seconds: middle(same.map((r) => r.seconds)) };
+    }),
+  };
+}
+
 export function formatFocusReport(report: FocusReport): string {
   const plain = report.runs[0] as FocusRun;
   const lines = [
@@ -156,6 +171,7 @@ export function formatFocusReport(report: FocusReport): string {
   for (const run of report.runs) {
     lines.push(`${run.label.padEnd(12)} ${String(run.pages).padStart(6)} ${String(run.onTopic).padStart(9)} ${run.pst.toFixed(3).padStart(6)} ${(run.pst / plain.pst).toFixed(2).padStart(8)} ${String(run.peakInFlight).padStart(15)} ${run.seconds.toFixed(1).padStart(6)}`);
   }
+  lines.push('(with several runs: the median PST and time, the highest peak in flight)');
   lines.push('Targets: PST with 1 and 2 workers ≥ 0.95× the plain crawl\'s; with 1 worker, peak in flight ≤ --concurrency (2 workers: ≤ 2 × it).');
   return lines.join('\n');
 }
@@ -168,6 +184,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   });
   const report = await measureClusterFocus(
     {
+      foragerBin: FORAGER_BIN,
       hosts: Number(values.hosts ?? 256),
       pagesPerHost: Number(values['pages-per-host'] ?? 20),
       concurrency: Number(values.concurrency ?? 8),
