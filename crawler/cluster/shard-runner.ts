@@ -1,6 +1,7 @@
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
+import { threadCpuMs } from '../engine/time-slices.ts';
 import { ShardPolicy } from './shard-policy.ts';
 import { createPageJudge } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
@@ -62,17 +63,6 @@ function openShard(path: string, partition: number): Db {
   }
 }
 
-/**
- * The CPU time of this thread so far, in milliseconds: a shard's open and close are counted
- * apart from its pages (a cost per partition), without the parse workers' time or the wait
- * for the disk. Wall time on a Node without process.threadCpuUsage (before 23.9).
- */
-function threadCpuMs(): number {
-  if (typeof process.threadCpuUsage !== 'function') return performance.now();
-  const usage = process.threadCpuUsage();
-  return (usage.user + usage.system) / 1000;
-}
-
 export interface ShardContext {
   dir: string;
   settings: CrawlSettings;
@@ -99,13 +89,19 @@ export class ShardRunner {
   readonly #outbox: ShardOutbox;
   readonly #linkLimits: LinkLimits;
   readonly #run: Promise<RunOutcome>;
-  /** CPU milliseconds the constructor took (see threadCpuMs): the shard made or opened, its engine set up and resumed. */
-  readonly openMs: number;
+  /**
+   * CPU milliseconds the open took (see threadCpuMs): the constructor (the shard made or
+   * opened, its engine set up) and, once ready, the engine's preparation of its frontier.
+   */
+  openMs: number;
+  /** Resolves once the engine's frontier is ready (true), or when its run ended before (false). */
+  readonly opened: Promise<boolean>;
   /** CPU milliseconds closing the connection took (SQLite's checkpoint of the WAL); 0 until closed. */
   closeMs = 0;
   #outcome: RunOutcome | undefined;
   #fault: unknown;
   #closed = false;
+  #ready = false;
 
   constructor(partition: number, epoch: number, context: ShardContext) {
     const started = threadCpuMs();
@@ -159,6 +155,13 @@ export class ShardRunner {
       throw err;
     }
     if (context.paused) this.#engine.pause();
+    let opened!: (ready: boolean) => void;
+    this.opened = new Promise((resolve) => (opened = resolve));
+    this.#engine.once('ready', (cpuMs) => {
+      this.#ready = true;
+      this.openMs += cpuMs;
+      opened(true);
+    });
     this.#run = this.#engine.run().then(
       (outcome) => (this.#outcome = outcome),
       (err: unknown) => {
@@ -166,7 +169,16 @@ export class ShardRunner {
         return (this.#outcome = 'stopped');
       },
     );
+    void this.#run.then(() => opened(false));
     this.openMs = threadCpuMs() - started;
+  }
+
+  /**
+   * Whether the engine's frontier is ready: the shard replays its history in slices beside
+   * the worker's other work, and takes links and labels only from then on.
+   */
+  get ready(): boolean {
+    return this.#ready;
   }
 
   /** An error that ended the engine's run that is neither the web's nor the store's. */
@@ -200,15 +212,17 @@ export class ShardRunner {
       if (linkProblem(link, this.#linkLimits) === undefined) links.push(link);
       else refused++;
     }
+    if (!this.#ready) throw new ClusterError(`partition ${this.partition}: its shard is still being opened and takes no links yet`, { partition: this.partition });
     if (links.length > 0) this.#engine.admitLinks(links);
     return refused;
   }
 
   /**
    * The user's label on a page of this shard, stored and told to the engine (as the service
-   * does for a crawl it runs). Undefined when the shard has not fetched the page (yet).
+   * does for a crawl it runs). False when the shard has not fetched the page (yet), or is not ready.
    */
   label(url: string, label: ClusterLabel): boolean {
+    if (!this.#ready) return false;
     let result;
     try {
       result = setLabel(this.#db, url, label === 'clear' ? null : label);
@@ -232,8 +246,9 @@ export class ShardRunner {
     return this.#closed ? 0 : this.#outbox.size;
   }
 
-  /** Nothing to fetch, nothing being fetched, nothing waiting to be sent. */
+  /** Nothing to fetch, nothing being fetched, nothing waiting to be sent (a shard still being opened is not idle). */
   get idle(): boolean {
+    if (!this.#ready && this.#outcome === undefined) return false;
     if (this.#outcome !== undefined) return this.#outbox.size === 0;
     return this.#engine.pagesInProgress === 0 && this.#engine.stats().queued === 0 && this.#outbox.size === 0;
   }
