@@ -353,7 +353,7 @@ export class ClusterWorker {
   #status(): WorkerStatus {
     let queued = 0;
     let inProgress = 0;
-    let idle = this.#traffic.inboxEmpty;
+    let idle = this.#traffic.inboxEmpty && this.#shards.settled;
     let outbox = 0;
     for (const runner of this.#shards.runners.values()) {
       queued += runner.engine.stats().queued;

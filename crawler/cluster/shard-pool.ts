@@ -4,24 +4,35 @@ import type { ResponseReader } from '../parse/response-reader.ts';
 import { shardFileName } from '../store/shard-names.ts';
 import type { ClusterDefinition } from './cluster-definition.ts';
 import { HANDOVER_MARGIN_MS, type LeaseKeeper } from './lease-keeper.ts';
-import type { SentLink } from './link-streams.ts';
+import type { LinkBatch, SentLink } from './link-streams.ts';
+import { admitToDormantShard } from './dormant-intake.ts';
 import type { PartitionMap } from './partition.ts';
 import { isFenced } from './shard-fence.ts';
-import { ShardLockedError, ShardRunner } from './shard-runner.ts';
+import { ShardLockedError } from './shard-file.ts';
+import { ShardRunner } from './shard-runner.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import type { WorkerVoice } from './report-throttle.ts';
 
 /*
  * The shards a worker has open, one per held partition with work: opened when their lease
- * and quiet time allow (a few a tick), put to sleep when idle, reaped when their engine ends,
- * closed with their outbox sent.
+ * and quiet time allow (a few a tick), served once their frontier is ready (the history is
+ * replayed in slices beside the rest of the worker's work), put to sleep when idle, reaped
+ * when their engine ends, closed with their outbox sent. Links for a sleeping shard are
+ * stored in it without an engine (dormant-intake.ts); it wakes when it holds enough of them,
+ * or has held them a while, and the worker has room.
  */
 
 /**
- * Shards opened per tick at most: opening one (SQLite, the engine, its history) takes tens of
- * milliseconds of the one thread that also renews the leases.
+ * Shards opened per tick at most: making one (SQLite, the engine, its judge) takes a few
+ * milliseconds of the one thread that also renews the leases; its history is replayed later, in slices.
  */
 const OPENS_PER_TICK = 6;
+/** Shards being opened (their history replayed) at once at most: the room a worker has for opens. */
+const OPENING_AT_ONCE = 4;
+/** A sleeping shard wakes once it holds this many new queued URLs from its intake… */
+const WAKE_AT_LINKS = 1000;
+/** …or once it has held any this long: a trickle of links does not open a shard each time. */
+const WAKE_AFTER_MS = 20_000;
 /**
  * A shard with nothing to do for this long is closed until links come for it: a worker holds
  * a share of 256 partitions, and an open shard costs megabytes (its page cache, its engine).
@@ -32,11 +43,19 @@ const LOCKED_RETRY_MS = 1000;
 /** A shard that failed to open, or whose engine ended on an error, is tried again after this long. */
 const FAILED_RETRY_MS = 5000;
 
-/** Shards a worker opened, and the milliseconds it spent opening and closing them. */
+/** Shards a worker opened, and the CPU milliseconds it spent opening and closing them; links stored in sleeping shards apart. */
 export interface ShardTime {
   opened: number;
   openMs: number;
   closeMs: number;
+  /** Intakes of links into sleeping shards (no engine), and their CPU milliseconds. */
+  intakes?: number;
+  intakeMs?: number;
+}
+
+/** Where a partition's incoming links go: its open shard, or a sleeping shard's intake. Returns how many were left out. */
+export interface LinkSink {
+  admit(batches: readonly LinkBatch[]): number;
 }
 
 export interface ShardPoolParts {
@@ -64,14 +83,21 @@ export interface ShardPoolEvents extends WorkerVoice {
 export class ShardPool {
   readonly #parts: ShardPoolParts;
   readonly #events: ShardPoolEvents;
+  /** The shards served: open, their frontier ready. */
   readonly #runners = new Map<number, ShardRunner>();
+  /** Shards opened whose frontier is not ready yet: no links, labels or status until it is. */
+  readonly #opening = new Map<number, ShardRunner>();
   /** Partitions whose shard failed to open or whose engine ended on an error: retried after a pause. */
   readonly #retryAt = new Map<number, number>();
   /** Partitions whose shard was closed for idleness: opened again when links come for them, not before. */
   readonly #dormant = new Set<number>();
+  /** Shards put to sleep whose close has not ended yet. */
+  readonly #closing = new Set<number>();
+  /** Sleeping shards that hold URLs their intake stored: since when, and how many. */
+  readonly #holding = new Map<number, { since: number; queued: number }>();
   /** Since when each open shard has been idle. */
   readonly #idleSince = new Map<number, number>();
-  readonly #shardTime: ShardTime = { opened: 0, openMs: 0, closeMs: 0 };
+  readonly #shardTime: Required<ShardTime> = { opened: 0, openMs: 0, closeMs: 0, intakes: 0, intakeMs: 0 };
   #opensLeft = 0;
   #pagesStored = 0;
 
@@ -99,26 +125,39 @@ export class ShardPool {
     this.#opensLeft = OPENS_PER_TICK;
   }
 
-  /** Pauses or resumes every open shard's engine. */
+  /** No shard being opened, and no sleeping shard holding URLs its intake stored: nothing this worker has yet to crawl outside its open shards. */
+  get settled(): boolean {
+    return this.#opening.size === 0 && this.#holding.size === 0;
+  }
+
+  /** Pauses or resumes every open shard's engine (those being opened too). */
   pauseAll(pause: boolean): void {
-    for (const runner of this.#runners.values()) {
+    for (const runner of [...this.#runners.values(), ...this.#opening.values()]) {
       if (pause) runner.engine.pause();
       else runner.engine.resume();
     }
   }
 
-  /** Shards left from earlier owners hold queued URLs: opened as soon as their partition is held. */
+  /**
+   * Shards left from earlier owners hold queued URLs: opened as soon as their partition is
+   * held. Sleeping shards whose intake stored enough, or long enough ago, wake.
+   */
   openShardsWithWork(): void {
     for (const partition of this.#parts.keeper.held.keys()) {
-      if (!this.#runners.has(partition) && !this.#dormant.has(partition) && existsSync(join(this.#parts.dir, shardFileName(partition)))) this.runnerFor(partition);
+      if (!this.#isOpen(partition) && !this.#dormant.has(partition) && existsSync(join(this.#parts.dir, shardFileName(partition)))) this.runnerFor(partition);
+    }
+    const now = Date.now();
+    for (const [partition, holding] of this.#holding) {
+      if (holding.queued >= WAKE_AT_LINKS || now - holding.since >= WAKE_AFTER_MS) this.#open(partition);
     }
   }
 
-  /** An engine that stopped on its own: fenced (the partition is another worker's now), or failed. */
+  /** An engine that stopped on its own (open or being opened): fenced (the partition is another worker's now), or failed. */
   reapEndedShards(): void {
-    for (const [partition, runner] of this.#runners) {
+    for (const [partition, runner] of [...this.#runners, ...this.#opening]) {
       if (runner.outcome === undefined) continue;
       this.#runners.delete(partition);
+      this.#opening.delete(partition);
       if (runner.fenced) {
         this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
         this.#events.fenced(partition);
@@ -131,19 +170,66 @@ export class ShardPool {
     }
   }
 
-  /** An open shard, or a dormant one opened again (labels and links wake it). */
+  /** An open shard, or a dormant one opened again (a label wakes it; undefined until it is ready). */
   openOrWake(partition: number): ShardRunner | undefined {
-    return this.#dormant.has(partition) ? this.runnerFor(partition) : this.#runners.get(partition);
+    return this.#dormant.has(partition) ? this.#open(partition) : this.#runners.get(partition);
   }
 
-  /** A partition's shard, opened now if the lease allows and its hosts' quiet time is over. */
+  /**
+   * Where a partition's incoming links go: its shard once ready; a sleeping shard's intake,
+   * which stores them without an engine; else undefined (being opened, quiet time, no room
+   * this tick): the links stay pending in the stream and are read again.
+   */
+  linkSinkFor(partition: number): LinkSink | undefined {
+    if (!this.#dormant.has(partition)) return this.runnerFor(partition);
+    const lease = this.#parts.keeper.held.get(partition);
+    if (lease === undefined || this.#closing.has(partition) || (this.#retryAt.get(partition) ?? 0) > Date.now()) return undefined;
+    return { admit: (batches) => this.#intake(partition, lease.epoch, batches) };
+  }
+
+  /** Stores links in a sleeping shard; the shard remembers it holds work, to wake for it. */
+  #intake(partition: number, epoch: number, batches: readonly LinkBatch[]): number {
+    const { dir, definition, partitions } = this.#parts;
+    let outcome;
+    try {
+      outcome = admitToDormantShard(partition, epoch, { dir, settings: definition.settings, partitions }, batches);
+    } catch (err) {
+      if (isFenced(err)) {
+        this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); left to it`);
+        this.#events.fenced(partition);
+      } else if (err instanceof ShardLockedError) {
+        this.#retryAt.set(partition, Date.now() + LOCKED_RETRY_MS);
+      }
+      throw err;
+    }
+    this.#shardTime.intakes++;
+    this.#shardTime.intakeMs += outcome.cpuMs;
+    if (outcome.queued > 0) {
+      const holding = this.#holding.get(partition);
+      this.#holding.set(partition, { since: holding?.since ?? Date.now(), queued: (holding?.queued ?? 0) + outcome.queued });
+    }
+    return outcome.refused;
+  }
+
+  /** A partition's shard once ready, opened now if it is not open (undefined until it is ready). */
   runnerFor(partition: number): ShardRunner | undefined {
-    const open = this.#runners.get(partition);
-    if (open !== undefined) return open;
+    return this.#runners.get(partition) ?? this.#open(partition);
+  }
+
+  #isOpen(partition: number): boolean {
+    return this.#runners.has(partition) || this.#opening.has(partition);
+  }
+
+  /**
+   * Opens a partition's shard if the lease allows, its hosts' quiet time is over and the
+   * worker has room; it is served once its frontier is ready. Returns it if it is ready.
+   */
+  #open(partition: number): ShardRunner | undefined {
+    if (this.#isOpen(partition)) return this.#runners.get(partition);
     const { keeper, definition } = this.#parts;
     const lease = keeper.held.get(partition);
     const now = Date.now();
-    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0) return undefined;
+    if (lease === undefined || lease.quietUntil > now || (this.#retryAt.get(partition) ?? 0) > now || this.#opensLeft <= 0 || this.#opening.size >= OPENING_AT_ONCE) return undefined;
     this.#opensLeft--;
     try {
       const runner = new ShardRunner(partition, lease.epoch, {
@@ -159,12 +245,12 @@ export class ShardPool {
         leaseFresh: () => keeper.fresh(),
       });
       runner.engine.on('page', () => this.#pagesStored++);
-      this.#shardTime.opened++;
-      this.#shardTime.openMs += runner.openMs;
-      this.#runners.set(partition, runner);
+      this.#opening.set(partition, runner);
       this.#dormant.delete(partition);
+      this.#holding.delete(partition);
       this.#retryAt.delete(partition);
-      return runner;
+      void runner.opened.then((ready) => this.#served(partition, runner, ready));
+      return undefined;
     } catch (err) {
       if (isFenced(err)) {
         // A later owner has written to the shard: this lease is stale, whatever Redis said a moment ago.
@@ -185,10 +271,19 @@ export class ShardPool {
     }
   }
 
+  /** A shard's frontier is ready: it is served from now on, and its open counted (one whose run ended first is reaped). */
+  #served(partition: number, runner: ShardRunner, ready: boolean): void {
+    if (!ready || this.#opening.get(partition) !== runner) return;
+    this.#opening.delete(partition);
+    this.#runners.set(partition, runner);
+    this.#shardTime.opened++;
+    this.#shardTime.openMs += runner.openMs;
+  }
+
   /** Shards idle past DORMANT_AFTER_MS go to sleep. Returns whether every open shard is idle. */
   tendIdleShards(): boolean {
     const now = Date.now();
-    let idle = true;
+    let idle = this.settled;
     for (const [partition, runner] of this.#runners) {
       if (!runner.idle) {
         idle = false;
@@ -206,20 +301,26 @@ export class ShardPool {
     this.#runners.delete(partition);
     this.#idleSince.delete(partition);
     this.#dormant.add(partition);
-    this.closeInBackground(runner, false);
+    // Its intake waits for the engine's last writes and the connection's close: one writer to the shard at a time.
+    this.#closing.add(partition);
+    void this.close(runner, false)
+      .catch((err: unknown) => this.#events.reportNow(`partition ${partition}: closing its shard: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => this.#closing.delete(partition));
   }
 
   /** A partition no longer this worker's: its shard's bookkeeping goes (an open shard is closed by the caller). */
   forget(partition: number): void {
     this.#dormant.delete(partition);
+    this.#holding.delete(partition);
     this.#idleSince.delete(partition);
     this.#retryAt.delete(partition);
   }
 
-  /** Takes a partition's open shard out of the pool, to be closed. */
+  /** Takes a partition's open shard (or one being opened) out of the pool, to be closed. */
   take(partition: number): ShardRunner | undefined {
-    const runner = this.#runners.get(partition);
+    const runner = this.#runners.get(partition) ?? this.#opening.get(partition);
     this.#runners.delete(partition);
+    this.#opening.delete(partition);
     return runner;
   }
 
@@ -243,10 +344,10 @@ export class ShardPool {
     this.#shardTime.closeMs += runner.closeMs;
   }
 
-  /** Closes every open shard, one after the other, as the worker leaves; returns those that closed. */
+  /** Closes every open shard (and those being opened), one after the other, as the worker leaves; returns those that closed. */
   async closeAll(abort: boolean): Promise<Map<number, ShardRunner>> {
     const closed = new Map<number, ShardRunner>();
-    for (const [partition, runner] of this.#runners) {
+    for (const [partition, runner] of [...this.#runners, ...this.#opening]) {
       try {
         await this.close(runner, abort);
         closed.set(partition, runner);
@@ -255,6 +356,7 @@ export class ShardPool {
       }
     }
     this.#runners.clear();
+    this.#opening.clear();
     return closed;
   }
 }

@@ -9,17 +9,22 @@ import type { PageJudge } from '../relevance/judge.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { ClusterError, UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
-import { openCollection, type Db } from '../store/database.ts';
+import type { Db } from '../store/database.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import { importCookies } from '../store/cookie-store.ts';
 import type { ImportedCookie } from '../net/cookies-txt.ts';
 import type { ClusterLabel } from './cluster-labels.ts';
-import { linkLimitsOf, linkProblem, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
+import { linkLimitsOf, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
+import { elsewhereOf, soundLinks } from './dormant-intake.ts';
 import { shardFileName } from '../store/shard-names.ts';
-import { partitionReason, type PartitionMap } from './partition.ts';
-import { isFenced, raiseFence } from './shard-fence.ts';
+import type { PartitionMap } from './partition.ts';
+import { isFenced } from './shard-fence.ts';
+import { openShardFile } from './shard-file.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
+
+/** Kept here for the callers that knew it here (the shard's file is opened in shard-file.ts). */
+export { ShardLockedError } from './shard-file.ts';
 
 /*
  * One partition's crawl on one worker: today's engine over the partition's shard, with the
@@ -30,38 +35,8 @@ import { ShardOutbox } from './shard-outbox.ts';
 
 /** Each shard's own CLOCK cache: a worker holds many shards, and the shard's index answers the rest. */
 const SHARD_SEEN_CACHE = 8192;
-/** SQLite page cache per shard, in KiB. */
-const SHARD_CACHE_KIB = 1024;
 /** Links read from the outbox per send. */
 const OUTBOX_BATCH = 2000;
-/**
- * How long a shard's connection waits for another process's write lock, in milliseconds.
- * Only a worker past its lease writes a shard it does not own, and it may be stopped (SIGSTOP,
- * a paused VM) holding the lock for good; SQLite waits on this thread, which also renews the
- * leases and runs every other shard, so the wait is kept short and the open tried again later.
- */
-const SHARD_BUSY_TIMEOUT_MS = 50;
-
-/** Another process holds the shard's write lock (a worker paused past its lease): the fence could not be raised yet. */
-export class ShardLockedError extends ClusterError {
-  constructor(partition: number, options?: { cause?: unknown }) {
-    super(`partition ${partition}: another process holds its shard's write lock (a worker paused past its lease?)`, { partition }, options);
-  }
-}
-
-/** Whether an error is SQLite's "database is locked" past the busy time-out. */
-function isBusy(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY';
-}
-
-/** A shard's collection, its lock waits kept short from the first statement (an old shard's migration included). */
-function openShard(path: string, partition: number): Db {
-  try {
-    return openCollection(path, { create: true, busyTimeoutMs: SHARD_BUSY_TIMEOUT_MS });
-  } catch (err) {
-    throw isBusy(err) || (err instanceof Error && isBusy(err.cause)) ? new ShardLockedError(partition, { cause: err }) : err;
-  }
-}
 
 export interface ShardContext {
   dir: string;
@@ -111,18 +86,9 @@ export class ShardRunner {
     const path = join(context.dir, shardFileName(partition));
     // A new shard starts as a copy of an empty collection: making one (pragmas, every migration) costs a crawl of small shards dearly.
     if (!existsSync(path)) copyFileSync(context.template, path, constants.COPYFILE_EXCL);
-    const db = openShard(path, partition);
+    const db = openShardFile(path, partition, epoch);
     this.#db = db;
     try {
-      // A worker holds many shards: each keeps a small page cache (a collection's own is 8 MB).
-      db.pragma(`cache_size = -${SHARD_CACHE_KIB}`);
-      // And a WAL checkpointed at SQLite's default size, not a collection's 40 MB: a worker holds a hundred shards.
-      db.pragma('wal_autocheckpoint = 1000');
-      try {
-        raiseFence(db, epoch);
-      } catch (err) {
-        throw isBusy(err) ? new ShardLockedError(partition, { cause: err }) : err;
-      }
       if (loadSettings(db) === undefined) {
         saveSettings(db, context.settings);
         if (context.cookies !== undefined) importCookies(db, context.cookies);
@@ -131,7 +97,6 @@ export class ShardRunner {
       // Made here rather than by the engine, so that the worker can share its statistics with the rest of the crawl.
       this.judge = createPageJudge(db, context.settings);
       const outbox = this.#outbox;
-      const partitions = context.partitions;
       let engine: CrawlEngine | undefined;
       this.#engine = engine = new CrawlEngine(db, context.settings, {
         writer: `forager worker ${context.worker}`,
@@ -141,13 +106,7 @@ export class ShardRunner {
         policy: new ShardPolicy(context.settings, {
           budget: context.budget.forShard(() => engine?.nudge()),
           mayDispatch: context.leaseFresh,
-          partition: {
-            elsewhere: (url) => {
-              const owner = partitions.of(url);
-              return owner === partition ? null : partitionReason(owner);
-            },
-            forward: (link) => outbox.add(link),
-          },
+          partition: { elsewhere: elsewhereOf(context.partitions, partition), forward: (link) => outbox.add(link) },
         }),
       });
     } catch (err) {
@@ -206,13 +165,8 @@ export class ShardRunner {
    * again: nothing but a sound link is ever stored). Returns how many were left out.
    */
   admit(batches: readonly LinkBatch[]): number {
-    const links: SentLink[] = [];
-    let refused = 0;
-    for (const link of batches.flatMap((b) => b.links)) {
-      if (linkProblem(link, this.#linkLimits) === undefined) links.push(link);
-      else refused++;
-    }
     if (!this.#ready) throw new ClusterError(`partition ${this.partition}: its shard is still being opened and takes no links yet`, { partition: this.partition });
+    const { links, refused } = soundLinks(batches, this.#linkLimits);
     if (links.length > 0) this.#engine.admitLinks(links);
     return refused;
   }

@@ -13,7 +13,7 @@ import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
 import { RunFigures } from './run-figures.ts';
-import { writeTransaction, type Db } from '../store/database.ts';
+import type { Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
@@ -25,6 +25,7 @@ import { createScope } from '../url/scope.ts';
 import { frontierStore } from './frontier-store.ts';
 import { frontierPreparationSteps } from './frontier-preparation.ts';
 import { TimeSlicer } from './time-slices.ts';
+import { admitIncoming } from './incoming-links.ts';
 import { crawlStats } from '../library/crawl-stats.ts';
 import type { HostState } from './host-state.ts';
 import type { PageJudge } from '../relevance/judge.ts';
@@ -538,18 +539,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
    * partition) in one transaction, and looks for work again. Returns how many were new here.
    */
   admitLinks(links: readonly IncomingLink[]): number {
-    let added = 0;
-    writeTransaction(this.#db, () => {
-      for (const link of links) {
-        // The sender's relevance, graded against this shard's own bar: the ordering reads grades.
-        const sourceGrade = link.parentRelevance === undefined ? undefined : this.#judge.gradeOf?.(link.parentRelevance);
-        const admitted = this.#admission.admit(link.url, link.url, {
-          depth: link.depth, parentId: null, redirects: 0, anchor: link.anchor, context: link.context, isSeed: link.isSeed,
-          ...(sourceGrade === undefined ? {} : { sourceGrade }),
-        });
-        if (admitted?.isNew === true) added++;
-      }
-    });
+    const { added } = admitIncoming(this.#db, this.#admission, this.#judge, links);
     this.nudge();
     return added;
   }
