@@ -23,8 +23,9 @@ import type { WorkerVoice } from './report-throttle.ts';
  */
 
 /**
- * Shards opened per tick at most: making one (SQLite, the engine, its judge) takes a few
- * milliseconds of the one thread that also renews the leases; its history is replayed later, in slices.
+ * Shards opened per tick at most: opening one's file (SQLite, the fence) takes a few
+ * milliseconds of the one thread that also renews the leases; the rest of the open (the
+ * judge reading the shard, the engine replaying its history) goes later, in slices.
  */
 const OPENS_PER_TICK = 6;
 /** Shards being opened (their history replayed) at once at most: the room a worker has for opens. */
@@ -132,10 +133,7 @@ export class ShardPool {
 
   /** Pauses or resumes every open shard's engine (those being opened too). */
   pauseAll(pause: boolean): void {
-    for (const runner of [...this.#runners.values(), ...this.#opening.values()]) {
-      if (pause) runner.engine.pause();
-      else runner.engine.resume();
-    }
+    for (const runner of [...this.#runners.values(), ...this.#opening.values()]) runner.pause(pause);
   }
 
   /**
@@ -162,8 +160,7 @@ export class ShardPool {
         this.#events.log(`partition ${partition}: another worker owns it now (epoch fence); this worker stopped writing to its shard`);
         this.#events.fenced(partition);
       } else {
-        const why = runner.fault instanceof Error ? runner.fault.message : (runner.engine.storeError?.message ?? runner.engine.proxyError?.message ?? `engine ended: ${runner.outcome}`);
-        this.#events.report(`partition ${partition}: ended`, `partition ${partition}: ${why}`);
+        this.#events.report(`partition ${partition}: ended`, `partition ${partition}: ${runner.endedBecause}`);
         this.#retryAt.set(partition, Date.now() + FAILED_RETRY_MS);
       }
       this.closeInBackground(runner, false);
@@ -244,7 +241,6 @@ export class ShardPool {
         cookies: definition.cookies,
         leaseFresh: () => keeper.fresh(),
       });
-      runner.engine.on('page', () => this.#pagesStored++);
       this.#opening.set(partition, runner);
       this.#dormant.delete(partition);
       this.#holding.delete(partition);
@@ -276,6 +272,7 @@ export class ShardPool {
     if (!ready || this.#opening.get(partition) !== runner) return;
     this.#opening.delete(partition);
     this.#runners.set(partition, runner);
+    runner.engine.on('page', () => this.#pagesStored++);
     this.#shardTime.opened++;
     this.#shardTime.openMs += runner.openMs;
   }
@@ -331,7 +328,7 @@ export class ShardPool {
    */
   handOverQuietMs(runner: ShardRunner | undefined, delayMs: number): number {
     const now = Date.now();
-    return Math.max(delayMs, (runner?.engine.politeUntil() ?? 0) - now) + HANDOVER_MARGIN_MS;
+    return Math.max(delayMs, (runner?.politeUntil() ?? 0) - now) + HANDOVER_MARGIN_MS;
   }
 
   closeInBackground(runner: ShardRunner, abort: boolean): void {

@@ -1,11 +1,11 @@
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
-import { threadCpuMs } from '../engine/time-slices.ts';
+import { threadCpuMs, TimeSlicer } from '../engine/time-slices.ts';
 import { ShardPolicy } from './shard-policy.ts';
-import { createPageJudge } from '../engine/relevance-judge.ts';
+import { pageJudgeSteps } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
-import type { PageJudge } from '../relevance/judge.ts';
+import { CrawlJudge } from '../relevance/judge.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { ClusterError, UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
@@ -58,15 +58,21 @@ export interface ShardContext {
 export class ShardRunner {
   readonly partition: number;
   readonly epoch: number;
-  readonly judge: PageJudge;
+  /**
+   * The shard's judge: made here rather than by the engine, so that the worker can share its
+   * statistics with the rest of the crawl. It reads what the shard holds as the shard opens.
+   */
+  readonly judge: CrawlJudge;
   readonly #db: Db;
-  readonly #engine: CrawlEngine;
+  /** Made once the judge has read the shard. */
+  #engine: CrawlEngine | undefined;
   readonly #outbox: ShardOutbox;
   readonly #linkLimits: LinkLimits;
   readonly #run: Promise<RunOutcome>;
   /**
    * CPU milliseconds the open took (see threadCpuMs): the constructor (the shard made or
-   * opened, its engine set up) and, once ready, the engine's preparation of its frontier.
+   * opened), the judge reading the shard, the engine set up and, once ready, the engine's
+   * preparation of its frontier.
    */
   openMs: number;
   /** Resolves once the engine's frontier is ready (true), or when its run ended before (false). */
@@ -77,12 +83,16 @@ export class ShardRunner {
   #fault: unknown;
   #closed = false;
   #ready = false;
+  #paused: boolean;
+  /** close() was called: an open still under way stops between two slices. */
+  #stopping = false;
 
   constructor(partition: number, epoch: number, context: ShardContext) {
     const started = threadCpuMs();
     this.partition = partition;
     this.epoch = epoch;
     this.#linkLimits = linkLimitsOf(context.settings);
+    this.#paused = context.paused;
     const path = join(context.dir, shardFileName(partition));
     // A new shard starts as a copy of an empty collection: making one (pragmas, every migration) costs a crawl of small shards dearly.
     if (!existsSync(path)) copyFileSync(context.template, path, constants.COPYFILE_EXCL);
@@ -94,34 +104,15 @@ export class ShardRunner {
         if (context.cookies !== undefined) importCookies(db, context.cookies);
       }
       this.#outbox = new ShardOutbox(db);
-      // Made here rather than by the engine, so that the worker can share its statistics with the rest of the crawl.
-      this.judge = createPageJudge(db, context.settings);
-      const outbox = this.#outbox;
-      let engine: CrawlEngine | undefined;
-      this.#engine = engine = new CrawlEngine(db, context.settings, {
-        writer: `forager worker ${context.worker}`,
-        judge: this.judge,
-        seenCacheSize: SHARD_SEEN_CACHE,
-        parser: context.parser,
-        policy: new ShardPolicy(context.settings, {
-          budget: context.budget.forShard(() => engine?.nudge()),
-          mayDispatch: context.leaseFresh,
-          partition: { elsewhere: elsewhereOf(context.partitions, partition), forward: (link) => outbox.add(link) },
-        }),
-      });
+      // The judge can refuse the settings: said now, as the shard opens.
+      this.judge = new CrawlJudge(context.settings);
     } catch (err) {
       db.close();
       throw err;
     }
-    if (context.paused) this.#engine.pause();
     let opened!: (ready: boolean) => void;
     this.opened = new Promise((resolve) => (opened = resolve));
-    this.#engine.once('ready', (cpuMs) => {
-      this.#ready = true;
-      this.openMs += cpuMs;
-      opened(true);
-    });
-    this.#run = this.#engine.run().then(
+    this.#run = this.#start(context, () => opened(true)).then(
       (outcome) => (this.#outcome = outcome),
       (err: unknown) => {
         this.#fault = err;
@@ -130,6 +121,40 @@ export class ShardRunner {
     );
     void this.#run.then(() => opened(false));
     this.openMs = threadCpuMs() - started;
+  }
+
+  /**
+   * The rest of the open, in slices beside the worker's other work (engine/time-slices.ts):
+   * the judge reads the shard's pages, then the engine is made and run, and replays the
+   * shard's history before it is ready.
+   */
+  async #start(context: ShardContext, ready: () => void): Promise<RunOutcome> {
+    const slicer = new TimeSlicer(() => this.#stopping);
+    const judged = await slicer.run(pageJudgeSteps(this.#db, context.settings, this.judge));
+    this.openMs += slicer.cpuMs;
+    if (!judged || this.#stopping) return 'stopped';
+    const started = threadCpuMs();
+    const outbox = this.#outbox;
+    let engine: CrawlEngine | undefined;
+    this.#engine = engine = new CrawlEngine(this.#db, context.settings, {
+      writer: `forager worker ${context.worker}`,
+      judge: this.judge,
+      seenCacheSize: SHARD_SEEN_CACHE,
+      parser: context.parser,
+      policy: new ShardPolicy(context.settings, {
+        budget: context.budget.forShard(() => engine?.nudge()),
+        mayDispatch: context.leaseFresh,
+        partition: { elsewhere: elsewhereOf(context.partitions, this.partition), forward: (link) => outbox.add(link) },
+      }),
+    });
+    if (this.#paused) engine.pause();
+    engine.once('ready', (cpuMs) => {
+      this.#ready = true;
+      this.openMs += cpuMs;
+      ready();
+    });
+    this.openMs += threadCpuMs() - started;
+    return engine.run();
   }
 
   /**
@@ -145,8 +170,28 @@ export class ShardRunner {
     return this.#fault;
   }
 
+  /** The shard's engine, made as the shard opens (always there once ready). */
   get engine(): CrawlEngine {
+    if (this.#engine === undefined) throw new ClusterError(`partition ${this.partition}: its shard's engine is not made yet`, { partition: this.partition });
     return this.#engine;
+  }
+
+  /** Why the engine's run ended on its own, in words. */
+  get endedBecause(): string {
+    if (this.#fault instanceof Error) return this.#fault.message;
+    return this.#engine?.storeError?.message ?? this.#engine?.proxyError?.message ?? `engine ended: ${this.#outcome ?? 'not yet'}`;
+  }
+
+  /** Pauses or resumes the engine, once it is made too. */
+  pause(paused: boolean): void {
+    this.#paused = paused;
+    if (paused) this.#engine?.pause();
+    else this.#engine?.resume();
+  }
+
+  /** When the last of the shard's hosts may be asked again (epoch ms); 0 before its engine asked any. */
+  politeUntil(): number {
+    return this.#engine?.politeUntil() ?? 0;
   }
 
   /** How the engine's run ended, once it has. */
@@ -156,7 +201,7 @@ export class ShardRunner {
 
   /** True when the shard refused this worker's writes because another worker holds the partition now. */
   get fenced(): boolean {
-    return isFenced(this.#engine.storeError);
+    return isFenced(this.#engine?.storeError);
   }
 
   /**
@@ -167,7 +212,7 @@ export class ShardRunner {
   admit(batches: readonly LinkBatch[]): number {
     if (!this.#ready) throw new ClusterError(`partition ${this.partition}: its shard is still being opened and takes no links yet`, { partition: this.partition });
     const { links, refused } = soundLinks(batches, this.#linkLimits);
-    if (links.length > 0) this.#engine.admitLinks(links);
+    if (links.length > 0) this.engine.admitLinks(links);
     return refused;
   }
 
@@ -176,7 +221,7 @@ export class ShardRunner {
    * does for a crawl it runs). False when the shard has not fetched the page (yet), or is not ready.
    */
   label(url: string, label: ClusterLabel): boolean {
-    if (!this.#ready) return false;
+    if (!this.#ready || this.#engine === undefined) return false;
     let result;
     try {
       result = setLabel(this.#db, url, label === 'clear' ? null : label);
@@ -184,7 +229,7 @@ export class ShardRunner {
       if (err instanceof UsageError) return false;
       throw err;
     }
-    this.#engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
+    this.engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
     return true;
   }
 
@@ -204,7 +249,7 @@ export class ShardRunner {
   get idle(): boolean {
     if (!this.#ready && this.#outcome === undefined) return false;
     if (this.#outcome !== undefined) return this.#outbox.size === 0;
-    return this.#engine.pagesInProgress === 0 && this.#engine.stats().queued === 0 && this.#outbox.size === 0;
+    return this.engine.pagesInProgress === 0 && this.engine.stats().queued === 0 && this.#outbox.size === 0;
   }
 
   /**
@@ -212,8 +257,9 @@ export class ShardRunner {
    * the queue), sends what the outbox holds through `send`, then closes the shard.
    */
   async close(send: (links: SentLink[]) => Promise<unknown>, abort = false): Promise<RunOutcome> {
-    if (abort) this.#engine.abort();
-    else this.#engine.stop();
+    this.#stopping = true;
+    if (abort) this.#engine?.abort();
+    else this.#engine?.stop();
     const outcome = await this.#run;
     if (this.#closed) return outcome;
     try {

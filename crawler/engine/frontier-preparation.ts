@@ -28,12 +28,14 @@ export interface FrontierParts {
   plan: FrontierPlan;
   /** Admits the settings' seeds, when the run's policy admits them. */
   admitSeeds: (() => void) | undefined;
+  /** Rebuilds what the run keeps in memory of the stored pages besides the frontier (the near-duplicate index). */
+  pageIndexes: Iterable<void>;
 }
 
 /**
  * How a run makes its frontier ready, as steps (engine/time-slices.ts runs them between
- * turns of the event loop): URLs that were in flight at a crash go back in the queue, hosts
- * are loaded, the stored history is replayed into the ordering strategy, every waiting URL
+ * turns of the event loop): URLs that were in flight at a crash go back in the queue, the
+ * near-duplicate index is rebuilt, hosts are loaded, the stored history is replayed into the ordering strategy, every waiting URL
  * joins its host's queue, then the revisits come due and the seeds are admitted, as the
  * policy's frontier plan says. No statement stays open from one step to the next, and each
  * write is a transaction of its own.
@@ -41,6 +43,7 @@ export interface FrontierParts {
 export function* frontierPreparationSteps(parts: FrontierParts): Generator<void, void, undefined> {
   const { db, urls, frontier, strategy, revisits, plan } = parts;
   writeTransaction(db, () => urls.resetInflight());
+  yield* parts.pageIndexes;
   for (const row of parts.hosts.all()) {
     const host = frontier.restoreHost(row.id, row.origin, row.pagesFetched);
     host.robots = plan.keepsRobots ? parts.robots.restore(row) : { kind: 'unknown' };

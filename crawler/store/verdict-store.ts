@@ -5,9 +5,12 @@ import type { Db, ReadonlyDb } from './database.ts';
  * a run starts, the revisions it writes as its bar moves, and the verdicts an import sets.
  */
 
-/** Every stored page's terms (space-separated), streamed, for the judge's idf. */
-export function storedPageTerms(db: ReadonlyDb): IterableIterator<string> {
-  return db.prepare('SELECT terms FROM pages WHERE terms IS NOT NULL').pluck().iterate() as IterableIterator<string>;
+/**
+ * Stored pages' terms (space-separated), for the judge's idf: the next `limit` after page
+ * `afterSeq`, in fetch order, a chunk at a time, so no statement stays open between chunks.
+ */
+export function storedPageTermsAfter(db: ReadonlyDb, afterSeq: number, limit: number): { seq: number; terms: string }[] {
+  return db.prepare('SELECT seq, terms FROM pages WHERE seq > ? AND terms IS NOT NULL ORDER BY seq LIMIT ?').all(afterSeq, limit) as { seq: number; terms: string }[];
 }
 
 /** Stored texts that may define an acronym: "(WAL)" or "WAL (" in them (LIKE is case-blind for ASCII); at most `limit`. */
