@@ -68,6 +68,8 @@ export interface ShardPoolParts {
   template: string;
   worker: string;
   keeper: LeaseKeeper;
+  /** When shards sleep and wake, in milliseconds; by default DORMANT_AFTER_MS and WAKE_AFTER_MS (tests shorten them). */
+  sleep?: { afterMs: number; wakeAfterMs: number };
 }
 
 export interface ShardPoolEvents extends WorkerVoice {
@@ -146,7 +148,7 @@ export class ShardPool {
     }
     const now = Date.now();
     for (const [partition, holding] of this.#holding) {
-      if (holding.queued >= WAKE_AT_LINKS || now - holding.since >= WAKE_AFTER_MS) this.#open(partition);
+      if (holding.queued >= WAKE_AT_LINKS || now - holding.since >= (this.#parts.sleep?.wakeAfterMs ?? WAKE_AFTER_MS)) this.#open(partition);
     }
   }
 
@@ -289,7 +291,7 @@ export class ShardPool {
       }
       const since = this.#idleSince.get(partition) ?? now;
       this.#idleSince.set(partition, since);
-      if (now - since >= DORMANT_AFTER_MS && runner.outcome === undefined) this.#putToSleep(partition, runner);
+      if (now - since >= (this.#parts.sleep?.afterMs ?? DORMANT_AFTER_MS) && runner.outcome === undefined) this.#putToSleep(partition, runner);
     }
     return idle;
   }
