@@ -515,9 +515,10 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
     const seeds = this.#policy.admitsSeeds ? this.settings.seeds : undefined;
     const admitSeeds = seeds && (() => seeds.forEach((seed) => this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true })));
     const parts = { db: this.#db, urls: this.#urls, hosts: this.#hostStore, frontier: this.#frontier, robots: this.#robots, strategy: this.#strategy, revisits: this.#revisits };
-    const pageIndexes = this.#recorder.duplicateIndexSteps();
-    const ready = await slicer.run(frontierPreparationSteps({ ...parts, pageIndexes, acronyms: this.#judge.acronyms?.() ?? [], plan: this.#policy.frontier, admitSeeds }));
-    this.#figures.countFrom(this.#db);
+    const [pageIndexes, counts] = [this.#recorder.duplicateIndexSteps(), this.#figures.countSteps(this.#db)];
+    const ready = await slicer.run(frontierPreparationSteps({ ...parts, pageIndexes, counts, acronyms: this.#judge.acronyms?.() ?? [], plan: this.#policy.frontier, admitSeeds }));
+    // Stopped before: the figures still count on from what the collection holds.
+    if (!ready) this.#figures.countFrom(this.#db);
     this.#ready = ready;
     if (ready) this.emit('ready', slicer.cpuMs);
     return ready;

@@ -30,15 +30,18 @@ export interface FrontierParts {
   admitSeeds: (() => void) | undefined;
   /** Rebuilds what the run keeps in memory of the stored pages besides the frontier (the near-duplicate index). */
   pageIndexes: Iterable<void>;
+  /** Counts what the collection holds as the run begins, last (the run's figures count on from it). */
+  counts: Iterable<void>;
 }
 
 /**
  * How a run makes its frontier ready, as steps (engine/time-slices.ts runs them between
  * turns of the event loop): URLs that were in flight at a crash go back in the queue, the
- * near-duplicate index is rebuilt, hosts are loaded, the stored history is replayed into the ordering strategy, every waiting URL
- * joins its host's queue, then the revisits come due and the seeds are admitted, as the
- * policy's frontier plan says. No statement stays open from one step to the next, and each
- * write is a transaction of its own.
+ * near-duplicate index is rebuilt, hosts are loaded, the stored history is replayed into the
+ * ordering strategy, every waiting URL joins its host's queue, then the revisits come due and
+ * the seeds are admitted, as the policy's frontier plan says; last, the collection's counts
+ * are taken. No statement stays open from one step to the next, and each write is a
+ * transaction of its own.
  */
 export function* frontierPreparationSteps(parts: FrontierParts): Generator<void, void, undefined> {
   const { db, urls, frontier, strategy, revisits, plan } = parts;
@@ -64,4 +67,5 @@ export function* frontierPreparationSteps(parts: FrontierParts): Generator<void,
     if (plan.dueRevisits !== undefined) revisits.queueDue(plan.dueRevisits.since, plan.dueRevisits.origins);
     parts.admitSeeds?.();
   });
+  yield* parts.counts;
 }
