@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResponseReader } from '../parse/response-reader.ts';
+import { backgroundIdf } from '../relevance/background-idf.ts';
 import { shardFileName } from '../store/shard-names.ts';
 import type { ClusterDefinition } from './cluster-definition.ts';
 import { HANDOVER_MARGIN_MS, type LeaseKeeper } from './lease-keeper.ts';
@@ -107,6 +108,8 @@ export class ShardPool {
   constructor(parts: ShardPoolParts, events: ShardPoolEvents) {
     this.#parts = parts;
     this.#events = events;
+    // Every shard's judge shares the background idf, read once per process: read now, before a lease is held, not by the first open on the thread that renews them.
+    backgroundIdf();
   }
 
   /** Pages stored in this pool's shards. */
