@@ -209,7 +209,7 @@ export class ClusterWorker {
     const requests = (this.#requests = new WorkerRequests(definition.settings.concurrency));
     const linkModel = (this.#linkModel = definition.settings.strategy === 'focused' ? createLinkModel() : undefined);
     const pool: ShardPool = new ShardPool(
-      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel, rendering: this.#rendering as SharedRendering, ...(this.#dormantAfterMs === undefined ? {} : { dormantAfterMs: this.#dormantAfterMs }) },
+      { dir: this.#dir, definition, partitions: this.#partitions, parser: this.#parser as ResponseReader, budget: this.#budget as SharedBudget, template, worker: this.id, keeper, requests, linkModel, rendering: this.#rendering as SharedRendering, ...(this.#dormantAfterMs === undefined ? {} : { sleep: { afterMs: this.#dormantAfterMs } }) },
       {
         log,
         report,
@@ -399,7 +399,7 @@ export class ClusterWorker {
   #status(): WorkerStatus {
     let queued = 0;
     let inProgress = 0;
-    let idle = this.#traffic.inboxEmpty;
+    let idle = this.#traffic.inboxEmpty && this.#shards.settled;
     let outbox = 0;
     for (const runner of this.#shards.runners.values()) {
       queued += runner.engine.stats().queued;

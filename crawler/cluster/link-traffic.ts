@@ -116,7 +116,7 @@ export class LinkTraffic {
     await keeper.claimHomes([...byPartition.keys()], (p) => pool.runners.has(p));
     const admitted = new Map<number, LinkBatch[]>();
     for (const [partition, list] of byPartition) {
-      const runner = pool.runnerFor(partition);
+      const runner = pool.linkSinkFor(partition);
       if (runner === undefined) {
         // Not open yet (quiet time, a shard that failed to open, or enough opened this tick): the batches stay pending and are read again.
         const lease = keeper.held.get(partition);

@@ -1,25 +1,28 @@
 import { constants, copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CrawlEngine, type RunOutcome } from '../engine/engine.ts';
+import { threadCpuMs, TimeSlicer } from '../engine/time-slices.ts';
 import { ShardPolicy } from './shard-policy.ts';
 import { ShardRefreshPolicy } from './shard-refresh-policy.ts';
-import type { ForeignLink, RefreshRun } from '../engine/run-policy.ts';
-import { createPageJudge } from '../engine/relevance-judge.ts';
+import type { RefreshRun } from '../engine/run-policy.ts';
+import { pageJudgeSteps } from '../engine/relevance-judge.ts';
 import type { ResponseReader } from '../parse/response-reader.ts';
-import type { PageJudge } from '../relevance/judge.ts';
+import { CrawlJudge } from '../relevance/judge.ts';
 import type { CrawlSettings } from '../protocol/settings.ts';
 import { ClusterError, UsageError } from '../errors.ts';
 import { setLabel } from '../library/labels.ts';
-import { openCollection, type Db } from '../store/database.ts';
+import type { Db } from '../store/database.ts';
 import { RevisitStore } from '../store/revisit-store.ts';
 import { loadSettings, saveSettings } from '../store/settings-store.ts';
 import { importCookies } from '../store/cookie-store.ts';
 import type { ImportedCookie } from '../net/cookies-txt.ts';
 import type { ClusterLabel } from './cluster-labels.ts';
-import { linkLimitsOf, linkProblem, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
+import { linkLimitsOf, type LinkBatch, type LinkLimits, type SentLink } from './link-streams.ts';
+import { elsewhereOf, soundLinks } from './dormant-intake.ts';
 import { shardFileName } from '../store/shard-names.ts';
-import { partitionReason, type PartitionMap } from './partition.ts';
-import { isFenced, raiseFence } from './shard-fence.ts';
+import type { PartitionMap } from './partition.ts';
+import { isFenced } from './shard-fence.ts';
+import { openShardFile } from './shard-file.ts';
 import type { SharedBudget } from './shared-budget.ts';
 import { ShardOutbox } from './shard-outbox.ts';
 import type { WorkerRequests } from './worker-requests.ts';
@@ -27,6 +30,9 @@ import { createFocusedStrategy } from '../ordering/focused/focused.ts';
 import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
 import { orderingContextOf } from '../ordering/registry.ts';
 import type { SharedRendering } from '../render/shared-rendering.ts';
+
+/** Kept here for the callers that knew it here (the shard's file is opened in shard-file.ts). */
+export { ShardLockedError } from './shard-file.ts';
 
 /*
  * One partition's crawl on one worker: today's engine over the partition's shard, with the
@@ -37,49 +43,8 @@ import type { SharedRendering } from '../render/shared-rendering.ts';
 
 /** Each shard's own CLOCK cache: a worker holds many shards, and the shard's index answers the rest. */
 const SHARD_SEEN_CACHE = 8192;
-/** SQLite page cache per shard, in KiB. */
-const SHARD_CACHE_KIB = 1024;
 /** Links read from the outbox per send. */
 const OUTBOX_BATCH = 2000;
-/**
- * How long a shard's connection waits for another process's write lock, in milliseconds.
- * Only a worker past its lease writes a shard it does not own, and it may be stopped (SIGSTOP,
- * a paused VM) holding the lock for good; SQLite waits on this thread, which also renews the
- * leases and runs every other shard, so the wait is kept short and the open tried again later.
- */
-const SHARD_BUSY_TIMEOUT_MS = 50;
-
-/** Another process holds the shard's write lock (a worker paused past its lease): the fence could not be raised yet. */
-export class ShardLockedError extends ClusterError {
-  constructor(partition: number, options?: { cause?: unknown }) {
-    super(`partition ${partition}: another process holds its shard's write lock (a worker paused past its lease?)`, { partition }, options);
-  }
-}
-
-/** Whether an error is SQLite's "database is locked" past the busy time-out. */
-function isBusy(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_BUSY';
-}
-
-/** A shard's collection, its lock waits kept short from the first statement (an old shard's migration included). */
-function openShard(path: string, partition: number): Db {
-  try {
-    return openCollection(path, { create: true, busyTimeoutMs: SHARD_BUSY_TIMEOUT_MS });
-  } catch (err) {
-    throw isBusy(err) || (err instanceof Error && isBusy(err.cause)) ? new ShardLockedError(partition, { cause: err }) : err;
-  }
-}
-
-/**
- * The CPU time of this thread so far, in milliseconds: a shard's open and close are counted
- * apart from its pages (a cost per partition), without the parse workers' time or the wait
- * for the disk. Wall time on a Node without process.threadCpuUsage (before 23.9).
- */
-function threadCpuMs(): number {
-  if (typeof process.threadCpuUsage !== 'function') return performance.now();
-  const usage = process.threadCpuUsage();
-  return (usage.user + usage.system) / 1000;
-}
 
 export interface ShardContext {
   dir: string;
@@ -109,91 +74,116 @@ export interface ShardContext {
 export class ShardRunner {
   readonly partition: number;
   readonly epoch: number;
-  readonly judge: PageJudge;
+  /**
+   * The shard's judge: made here rather than by the engine, so that the worker can share its
+   * statistics with the rest of the crawl. It reads what the shard holds as the shard opens.
+   */
+  readonly judge: CrawlJudge;
   readonly #db: Db;
-  readonly #engine: CrawlEngine;
+  /** Made once the judge has read the shard. */
+  #engine: CrawlEngine | undefined;
   readonly #outbox: ShardOutbox;
   readonly #linkLimits: LinkLimits;
   readonly #run: Promise<RunOutcome>;
-  /** The refresh this shard runs instead of its crawl, if it does. */
-  readonly #refresh: ShardRefreshPolicy | undefined;
-  /** CPU milliseconds the constructor took (see threadCpuMs): the shard made or opened, its engine set up and resumed. */
-  readonly openMs: number;
+  /** The refresh this shard runs instead of its crawl, if it does (made with the engine). */
+  #refresh: ShardRefreshPolicy | undefined;
+  readonly #refreshing: boolean;
+  /**
+   * CPU milliseconds the open took (see threadCpuMs): the constructor (the shard made or
+   * opened), the judge reading the shard, the engine set up and, once ready, the engine's
+   * preparation of its frontier.
+   */
+  openMs: number;
+  /** Resolves once the engine's frontier is ready (true), or when its run ended before (false). */
+  readonly opened: Promise<boolean>;
   /** CPU milliseconds closing the connection took (SQLite's checkpoint of the WAL); 0 until closed. */
   closeMs = 0;
   #outcome: RunOutcome | undefined;
   #fault: unknown;
   #closed = false;
+  #ready = false;
+  #paused: boolean;
+  /** close() was called: an open still under way stops between two slices. */
+  #stopping = false;
 
   constructor(partition: number, epoch: number, context: ShardContext) {
     const started = threadCpuMs();
     this.partition = partition;
     this.epoch = epoch;
     this.#linkLimits = linkLimitsOf(context.settings);
+    this.#paused = context.paused;
+    this.#refreshing = context.refresh !== undefined;
     const path = join(context.dir, shardFileName(partition));
     // A new shard starts as a copy of an empty collection: making one (pragmas, every migration) costs a crawl of small shards dearly.
     if (!existsSync(path)) copyFileSync(context.template, path, constants.COPYFILE_EXCL);
-    const db = openShard(path, partition);
+    const db = openShardFile(path, partition, epoch);
     this.#db = db;
     try {
-      // A worker holds many shards: each keeps a small page cache (a collection's own is 8 MB).
-      db.pragma(`cache_size = -${SHARD_CACHE_KIB}`);
-      // And a WAL checkpointed at SQLite's default size, not a collection's 40 MB: a worker holds a hundred shards.
-      db.pragma('wal_autocheckpoint = 1000');
-      try {
-        raiseFence(db, epoch);
-      } catch (err) {
-        throw isBusy(err) ? new ShardLockedError(partition, { cause: err }) : err;
-      }
       if (loadSettings(db) === undefined) {
         saveSettings(db, context.settings);
         if (context.cookies !== undefined) importCookies(db, context.cookies);
       }
       this.#outbox = new ShardOutbox(db, (url) => context.partitions.of(url));
-      // Made here rather than by the engine, so that the worker can share its statistics with the rest of the crawl.
-      this.judge = createPageJudge(db, context.settings);
-      const outbox = this.#outbox;
-      const partitions = context.partitions;
-      let engine: CrawlEngine | undefined;
-      const shard = {
-        mayDispatch: context.leaseFresh,
-        requests: context.requests.gate(() => engine?.nudge()),
-        partition: {
-          elsewhere: (url: string) => {
-            const owner = partitions.of(url);
-            return owner === partition ? null : partitionReason(owner);
-          },
-          forward: (link: ForeignLink) => outbox.add(link),
-        },
-      };
-      this.#refresh = context.refresh === undefined ? undefined : new ShardRefreshPolicy(context.refresh, shard);
-      this.#engine = engine = new CrawlEngine(db, context.settings, {
-        writer: `forager worker ${context.worker}`,
-        judge: this.judge,
-        seenCacheSize: SHARD_SEEN_CACHE,
-        ...(context.linkModel === undefined ? {} : { strategy: createFocusedStrategy(orderingContextOf(context.settings), { model: context.linkModel }) }),
-        parser: context.parser,
-        ...(context.rendering === undefined ? {} : { rendering: context.rendering }),
-        policy: this.#refresh ?? new ShardPolicy(context.settings, { ...shard, budget: context.budget.forShard(() => engine?.nudge()) }),
-      });
+      // The judge can refuse the settings: said now, as the shard opens.
+      this.judge = new CrawlJudge(context.settings);
     } catch (err) {
       db.close();
       throw err;
     }
-    if (context.paused) this.#engine.pause();
-    this.#run = this.#engine.run().then(
+    let opened!: (ready: boolean) => void;
+    this.opened = new Promise((resolve) => (opened = resolve));
+    this.#run = this.#start(context, () => opened(true)).then(
       (outcome) => (this.#outcome = outcome),
       (err: unknown) => {
         this.#fault = err;
         return (this.#outcome = 'stopped');
       },
     );
+    void this.#run.then(() => opened(false));
     this.openMs = threadCpuMs() - started;
+  }
+
+  /**
+   * The rest of the open, in slices beside the worker's other work (engine/time-slices.ts):
+   * the judge reads the shard's pages, then the engine is made and run, and replays the
+   * shard's history before it is ready.
+   */
+  async #start(context: ShardContext, ready: () => void): Promise<RunOutcome> {
+    const slicer = new TimeSlicer(() => this.#stopping);
+    const judged = await slicer.run(pageJudgeSteps(this.#db, context.settings, this.judge));
+    this.openMs += slicer.cpuMs;
+    if (!judged || this.#stopping) return 'stopped';
+    const started = threadCpuMs();
+    const outbox = this.#outbox;
+    let engine: CrawlEngine | undefined;
+    const shard = {
+      mayDispatch: context.leaseFresh,
+      requests: context.requests.gate(() => engine?.nudge()),
+      partition: { elsewhere: elsewhereOf(context.partitions, this.partition), forward: outbox.add.bind(outbox) },
+    };
+    this.#refresh = context.refresh === undefined ? undefined : new ShardRefreshPolicy(context.refresh, shard);
+    this.#engine = engine = new CrawlEngine(this.#db, context.settings, {
+      writer: `forager worker ${context.worker}`,
+      judge: this.judge,
+      seenCacheSize: SHARD_SEEN_CACHE,
+      ...(context.linkModel === undefined ? {} : { strategy: createFocusedStrategy(orderingContextOf(context.settings), { model: context.linkModel }) }),
+      parser: context.parser,
+      ...(context.rendering === undefined ? {} : { rendering: context.rendering }),
+      policy: this.#refresh ?? new ShardPolicy(context.settings, { ...shard, budget: context.budget.forShard(() => engine?.nudge()) }),
+    });
+    if (this.#paused) engine.pause();
+    engine.once('ready', (cpuMs) => {
+      this.#ready = true;
+      this.openMs += cpuMs;
+      ready();
+    });
+    this.openMs += threadCpuMs() - started;
+    return engine.run();
   }
 
   /** Whether the shard runs its part of a cluster's refresh rather than its crawl. */
   get refreshing(): boolean {
-    return this.#refresh !== undefined;
+    return this.#refreshing;
   }
 
   /** Fetches of its chunk the shard's refresh spent so far (0 for a crawl). */
@@ -201,13 +191,41 @@ export class ShardRunner {
     return this.#refresh?.fetchesSpent ?? 0;
   }
 
+  /**
+   * Whether the engine's frontier is ready: the shard replays its history in slices beside
+   * the worker's other work, and takes links and labels only from then on.
+   */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** An error that ended the engine's run that is neither the web's nor the store's. */
   get fault(): unknown {
     return this.#fault;
   }
 
+  /** The shard's engine, made as the shard opens (always there once ready). */
   get engine(): CrawlEngine {
+    if (this.#engine === undefined) throw new ClusterError(`partition ${this.partition}: its shard's engine is not made yet`, { partition: this.partition });
     return this.#engine;
+  }
+
+  /** Why the engine's run ended on its own, in words. */
+  get endedBecause(): string {
+    if (this.#fault instanceof Error) return this.#fault.message;
+    return this.#engine?.storeError?.message ?? this.#engine?.proxyError?.message ?? `engine ended: ${this.#outcome ?? 'not yet'}`;
+  }
+
+  /** Pauses or resumes the engine, once it is made too. */
+  pause(paused: boolean): void {
+    this.#paused = paused;
+    if (paused) this.#engine?.pause();
+    else this.#engine?.resume();
+  }
+
+  /** When the last of the shard's hosts may be asked again (epoch ms); 0 before its engine asked any. */
+  politeUntil(): number {
+    return this.#engine?.politeUntil() ?? 0;
   }
 
   /** How the engine's run ended, once it has. */
@@ -217,7 +235,7 @@ export class ShardRunner {
 
   /** True when the shard refused this worker's writes because another worker holds the partition now. */
   get fenced(): boolean {
-    return isFenced(this.#engine.storeError);
+    return isFenced(this.#engine?.storeError);
   }
 
   /**
@@ -226,21 +244,18 @@ export class ShardRunner {
    * again: nothing but a sound link is ever stored). Returns how many were left out.
    */
   admit(batches: readonly LinkBatch[]): number {
-    const links: SentLink[] = [];
-    let refused = 0;
-    for (const link of batches.flatMap((b) => b.links)) {
-      if (linkProblem(link, this.#linkLimits) === undefined) links.push(link);
-      else refused++;
-    }
-    if (links.length > 0) this.#engine.admitLinks(links);
+    if (!this.#ready) throw new ClusterError(`partition ${this.partition}: its shard is still being opened and takes no links yet`, { partition: this.partition });
+    const { links, refused } = soundLinks(batches, this.#linkLimits);
+    if (links.length > 0) this.engine.admitLinks(links);
     return refused;
   }
 
   /**
    * The user's label on a page of this shard, stored and told to the engine (as the service
-   * does for a crawl it runs). Undefined when the shard has not fetched the page (yet).
+   * does for a crawl it runs). False when the shard has not fetched the page (yet), or is not ready.
    */
   label(url: string, label: ClusterLabel): boolean {
+    if (!this.#ready || this.#engine === undefined) return false;
     let result;
     try {
       result = setLabel(this.#db, url, label === 'clear' ? null : label);
@@ -248,7 +263,7 @@ export class ShardRunner {
       if (err instanceof UsageError) return false;
       throw err;
     }
-    this.#engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
+    this.engine.applyLabel(result.urlId, label === 'clear' ? null : label === 'relevant', Number(result.hot) - Number(result.wasHot));
     return true;
   }
 
@@ -275,10 +290,11 @@ export class ShardRunner {
     return this.#closed ? new Map() : this.#outbox.held(blocked);
   }
 
-  /** Nothing to fetch, nothing being fetched, nothing waiting to be sent. */
+  /** Nothing to fetch, nothing being fetched, nothing waiting to be sent (a shard still being opened is not idle). */
   get idle(): boolean {
+    if (!this.#ready && this.#outcome === undefined) return false;
     if (this.#outcome !== undefined) return this.#outbox.size === 0;
-    return this.#engine.pagesInProgress === 0 && this.#engine.stats().queued === 0 && this.#outbox.size === 0;
+    return this.engine.pagesInProgress === 0 && this.engine.stats().queued === 0 && this.#outbox.size === 0;
   }
 
   /**
@@ -286,8 +302,9 @@ export class ShardRunner {
    * the queue), sends what the outbox holds through `send`, then closes the shard.
    */
   async close(send: (links: SentLink[]) => Promise<unknown>, abort = false): Promise<RunOutcome> {
-    if (abort) this.#engine.abort();
-    else this.#engine.stop();
+    this.#stopping = true;
+    if (abort) this.#engine?.abort();
+    else this.#engine?.stop();
     const outcome = await this.#run;
     if (this.#closed) return outcome;
     try {

@@ -46,6 +46,8 @@ export interface CrawlEngineEvents {
   /** A request failed; `willRetry` tells whether the URL went back in the queue. */
   failure: [failure: FailureEvent];
   blocked: [blocked: BlockedEvent];
+  /** run() made the frontier ready and dispatches from now on; with the CPU milliseconds the preparation took. */
+  ready: [cpuMs: number];
   /** pause() and resume(). */
   state: [state: EngineState];
   /** A stored page was revisited. */

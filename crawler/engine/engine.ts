@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { FetchError, StoreError } from '../errors.ts';
 import { SessionJar } from '../net/cookie-jar.ts';
 import { storedCookies } from '../store/cookie-store.ts';
-import { simhashFromInt, type Simhash } from '../relevance/simhash.ts';
+import type { Simhash } from '../relevance/simhash.ts';
 import { CrawlFrontier, type Frontier, type FrontierReadiness } from '../frontier/crawl-frontier.ts';
 import type { HostActivity } from '../protocol/api.ts';
 import type { PolitenessSettings } from '../frontier/politeness.ts';
@@ -13,7 +13,7 @@ import { ResponseReader } from '../parse/response-reader.ts';
 import { productToken } from '../robots/index.ts';
 import type { CrawlSettings, RenderMode } from '../protocol/settings.ts';
 import { liveProgress, RunFigures } from './run-figures.ts';
-import { writeTransaction, type Db } from '../store/database.ts';
+import type { Db } from '../store/database.ts';
 import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
@@ -23,7 +23,9 @@ import { UrlState } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
 import { createScope } from '../url/scope.ts';
 import { frontierStore } from './frontier-store.ts';
-import { replayHistory } from '../library/history-replay.ts';
+import { frontierPreparationSteps } from './frontier-preparation.ts';
+import { TimeSlicer } from './time-slices.ts';
+import { admitIncoming } from './incoming-links.ts';
 import { crawlStats } from '../library/crawl-stats.ts';
 import type { HostState } from './host-state.ts';
 import type { PageJudge } from '../relevance/judge.ts';
@@ -128,6 +130,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   readonly #figures = new RunFigures();
   #paused = false;
   #stopping = false;
+  /** Whether the frontier is ready (run() prepared it): labels wait for it, as the strategy is rebuilt until then. */
+  #ready = false;
   #storeError: StoreError | undefined;
   #proxyError: FetchError | undefined;
   readonly #writer: string;
@@ -314,8 +318,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       // One writer per collection: a second crawl on the file is refused, naming the first.
       if (!this.#db.memory && this.#policy.locksCollection) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
       this.#run = new RunStore(this.#db, this.#figures.startedAt);
-      this.#prepareFrontier();
-      this.#resumeRequisites();
+      if (await this.#prepareFrontier()) this.#resumeRequisites();
     } catch (err) {
       await this.#closeResources();
       if (storeErrorOf(err) === undefined) throw err;
@@ -473,6 +476,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
    * it at once, with more weight than from the judge's verdicts.
    */
   applyLabel(urlId: number, relevant: boolean | null, hotChange: number): void {
+    // Stored before the run's figures are counted, so the verdict's change is counted there.
+    if (!this.#ready) return void this.once('ready', () => this.applyLabel(urlId, relevant, 0));
     this.#judge.useLabels?.(knownLabels(this.#db));
     this.#strategy.labelled?.(urlId, relevant);
     this.#frontier.reprioritise();
@@ -512,31 +517,21 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   }
 
   /**
-   * Loads hosts, puts URLs that were in flight at a crash back in the queue, replays the
-   * stored history into the ordering strategy, queues every waiting URL on its host, and
-   * admits the seeds, as the policy's frontier plan says.
+   * Makes the frontier ready (frontier-preparation.ts) in slices between turns of the event
+   * loop, so that a long history holds no timer up; then says it is ready. False when stopped before.
    */
-  #prepareFrontier(): void {
-    const plan = this.#policy.frontier;
-    writeTransaction(this.#db, () => {
-      this.#urls.resetInflight();
-      for (const row of this.#hostStore.all()) {
-        const host = this.#frontier.restoreHost(row.id, row.origin, row.pagesFetched);
-        host.robots = plan.keepsRobots ? this.#robots.restore(row) : { kind: 'unknown' };
-        if (row.soft404Probed === 1) host.soft404 = row.soft404Simhash === null ? null : simhashFromInt(BigInt(row.soft404Simhash));
-      }
-      if (this.#strategy.needsHistory !== false) replayHistory(this.#db, this.#strategy, this.#judge.acronyms?.() ?? []);
-      this.#revisits.restoreWaiting();
-      // Every URL's host has a row, so every host of the frontier was loaded just above.
-      for (const entry of this.#urls.frontier()) {
-        if (plan.keepsCrawlQueue || this.#strategy.isRevisit(entry.id)) this.#frontier.restoreQueued(entry.id, entry.hostId);
-      }
-      if (plan.dueRevisits !== undefined) this.#revisits.queueDue(plan.dueRevisits.since, plan.dueRevisits.origins);
-      if (this.#policy.admitsSeeds) {
-        for (const seed of this.settings.seeds) this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true });
-      }
-    });
-    this.#figures.countFrom(this.#db);
+  async #prepareFrontier(): Promise<boolean> {
+    const slicer = new TimeSlicer(() => this.#stopping);
+    const seeds = this.#policy.admitsSeeds ? this.settings.seeds : undefined;
+    const admitSeeds = seeds && (() => seeds.forEach((seed) => this.#admission.admit(seed, seed, { depth: 0, parentId: null, redirects: 0, anchor: '', context: '', isSeed: true })));
+    const parts = { db: this.#db, urls: this.#urls, hosts: this.#hostStore, frontier: this.#frontier, robots: this.#robots, strategy: this.#strategy, revisits: this.#revisits };
+    const [pageIndexes, counts] = [this.#recorder.duplicateIndexSteps(), this.#figures.countSteps(this.#db)];
+    const ready = await slicer.run(frontierPreparationSteps({ ...parts, pageIndexes, counts, acronyms: this.#judge.acronyms?.() ?? [], plan: this.#policy.frontier, admitSeeds }));
+    // Stopped before: the figures still count on from what the collection holds.
+    if (!ready) this.#figures.countFrom(this.#db);
+    this.#ready = ready;
+    if (ready) this.emit('ready', slicer.cpuMs);
+    return ready;
   }
 
   /**
@@ -556,18 +551,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
    * partition) in one transaction, and looks for work again. Returns how many were new here.
    */
   admitLinks(links: readonly IncomingLink[]): number {
-    let added = 0;
-    writeTransaction(this.#db, () => {
-      for (const link of links) {
-        // The sender's relevance, graded against this shard's own bar: the ordering reads grades.
-        const sourceGrade = link.parentRelevance === undefined ? undefined : this.#judge.gradeOf?.(link.parentRelevance);
-        const admitted = this.#admission.admit(link.url, link.url, {
-          depth: link.depth, parentId: null, redirects: 0, anchor: link.anchor, context: link.context, isSeed: link.isSeed,
-          ...(sourceGrade === undefined ? {} : { sourceGrade }),
-        });
-        if (admitted?.isNew === true) added++;
-      }
-    });
+    const { added } = admitIncoming(this.#db, this.#admission, this.#judge, links);
     this.nudge();
     return added;
   }

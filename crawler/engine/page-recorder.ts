@@ -156,6 +156,11 @@ export class PageRecorder {
     this.#documents = new DocumentStore(db);
   }
 
+  /** Rebuilds the near-duplicate index from the stored pages, as steps: a run's start runs them between turns of the event loop. */
+  duplicateIndexSteps(): Generator<void, void, undefined> {
+    return this.#duplicates.loadSteps();
+  }
+
   /** Parses a response in a parse worker: what record() stores, and what decides a render. */
   analyse(task: QueuedUrl, result: FetchResult): Promise<ResponseAnalysis> {
     return this.#parser.analyse({

@@ -1,4 +1,4 @@
-import { crawlCounts, type CrawlCounts } from '../store/crawl-counts.ts';
+import { crawlCounts, crawlCountSteps, type CrawlCounts } from '../store/crawl-counts.ts';
 import type { RunProgress } from './run-policy.ts';
 import type { ReadonlyDb } from '../store/database.ts';
 
@@ -19,6 +19,11 @@ export class RunFigures {
   /** Takes the collection's counts as the run begins. */
   countFrom(db: ReadonlyDb): void {
     this.#atStart = crawlCounts(db);
+  }
+
+  /** countFrom as steps (a run's start runs them between turns of the event loop). */
+  *countSteps(db: ReadonlyDb): Generator<void, void, undefined> {
+    this.#atStart = yield* crawlCountSteps(db);
   }
 
   get pagesAtStart(): number {

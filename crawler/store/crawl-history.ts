@@ -44,14 +44,14 @@ export interface HistoryQueuedUrl {
 }
 
 export class CrawlHistory {
-  readonly #db: ReadonlyDb;
   readonly #url;
   readonly #terms;
   readonly #body;
   readonly #links;
+  readonly #pagesAfter;
+  readonly #queuedAfter;
 
   constructor(db: ReadonlyDb) {
-    this.#db = db;
     this.#url = db.prepare('SELECT url, depth, kind FROM urls WHERE id = ?');
     this.#terms = db.prepare('SELECT terms FROM pages WHERE seq = ?').pluck();
     this.#body = db.prepare(`SELECT ${storedBodySql(db, 'pages')} FROM pages WHERE seq = ?`).pluck();
@@ -59,6 +59,10 @@ export class CrawlHistory {
       `SELECT l.dst_id AS dstId, u.url, u.depth, u.kind, l.anchor, l.context_before AS contextBefore, l.context_after AS contextAfter
        FROM links l JOIN urls u ON u.id = l.dst_id WHERE l.src_seq = ?`,
     );
+    this.#pagesAfter = db.prepare(
+      'SELECT p.seq, p.url_id AS urlId, u.url, u.kind, p.status, p.relevance, p.hot FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.seq > ? ORDER BY p.seq LIMIT ?',
+    );
+    this.#queuedAfter = db.prepare(`SELECT id, url, depth, parent_id AS parentId, kind FROM urls WHERE state = ${UrlState.queued} AND id > ? ORDER BY id LIMIT ?`);
   }
 
   url(id: number): HistoryUrl | undefined {
@@ -66,13 +70,12 @@ export class CrawlHistory {
   }
 
   /**
-   * Every stored page in fetch order, read whole (a few numbers a page) because statements
-   * cannot run while another iterates, and the replay reads each page's links as it goes.
+   * The next `limit` stored pages in fetch order after `afterSeq`: read a chunk at a time, so
+   * that no statement stays open between chunks (the replay reads each page's links as it
+   * goes, and yields to the event loop between chunks).
    */
-  pages(): HistoryPage[] {
-    return this.#db
-      .prepare('SELECT p.seq, p.url_id AS urlId, u.url, u.kind, p.status, p.relevance, p.hot FROM pages p JOIN urls u ON u.id = p.url_id ORDER BY p.seq')
-      .all() as HistoryPage[];
+  pagesAfter(afterSeq: number, limit: number): HistoryPage[] {
+    return this.#pagesAfter.all(afterSeq, limit) as HistoryPage[];
   }
 
   links(seq: number): HistoryLink[] {
@@ -89,8 +92,8 @@ export class CrawlHistory {
     return this.#body.get(seq) as Buffer | null;
   }
 
-  /** The URLs waiting in the queue, streamed. */
-  queued(): IterableIterator<HistoryQueuedUrl> {
-    return this.#db.prepare(`SELECT id, url, depth, parent_id AS parentId, kind FROM urls WHERE state = ${UrlState.queued}`).iterate() as IterableIterator<HistoryQueuedUrl>;
+  /** The next `limit` URLs waiting in the queue after id `afterId`, in id order (a chunk at a time, as pagesAfter). */
+  queuedAfter(afterId: number, limit: number): HistoryQueuedUrl[] {
+    return this.#queuedAfter.all(afterId, limit) as HistoryQueuedUrl[];
   }
 }

@@ -18,7 +18,7 @@ export class PageStore {
 
   constructor(db: Db) {
     this.#byBodyHash = db.prepare('SELECT seq FROM pages WHERE body_hash = ? AND duplicate_of IS NULL LIMIT 1').pluck();
-    this.#simhashes = db.prepare('SELECT seq, simhash FROM pages WHERE simhash IS NOT NULL AND duplicate_of IS NULL ORDER BY seq').safeIntegers(true);
+    this.#simhashes = db.prepare('SELECT seq, simhash FROM pages WHERE seq > ? AND simhash IS NOT NULL AND duplicate_of IS NULL ORDER BY seq LIMIT ?').safeIntegers(true);
     this.#insertPage = db.prepare(INSERT_PAGE_SQL);
     this.#insertFts = db.prepare('INSERT INTO pages_fts (rowid, title, text) VALUES (?, ?, ?)');
     this.#insertLink = db.prepare('INSERT OR IGNORE INTO links (src_seq, dst_id, anchor, context_before, context_after) VALUES (?, ?, ?, ?, ?)');
@@ -37,9 +37,12 @@ export class PageStore {
     return this.#byBodyHash.get(bodyHash) as number | undefined;
   }
 
-  /** Every original page's simhash, in fetch order, to rebuild the near-duplicate index at a run's start. */
-  *simhashes(): IterableIterator<{ seq: number; simhash: bigint }> {
-    for (const row of this.#simhashes.iterate() as IterableIterator<{ seq: bigint; simhash: bigint }>) yield { seq: Number(row.seq), simhash: row.simhash };
+  /**
+   * Original pages' simhashes, in fetch order, to rebuild the near-duplicate index at a run's
+   * start: the next `limit` after page `afterSeq`, a chunk at a time, so no statement stays open between chunks.
+   */
+  simhashesAfter(afterSeq: number, limit: number): { seq: number; simhash: bigint }[] {
+    return (this.#simhashes.all(BigInt(afterSeq), BigInt(limit)) as { seq: bigint; simhash: bigint }[]).map((row) => ({ seq: Number(row.seq), simhash: row.simhash }));
   }
 
   insertLink(srcSeq: number, link: NewLink): void {

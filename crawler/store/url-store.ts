@@ -91,7 +91,7 @@ export class UrlStore {
        FROM urls WHERE id = ? AND state = ${UrlState.queued}`,
     );
     this.#seedIds = db.prepare(SEED_IDS).pluck();
-    this.#frontier = db.prepare(`SELECT id, host_id AS hostId FROM urls WHERE state = ${UrlState.queued}`);
+    this.#frontier = db.prepare(`SELECT id, host_id AS hostId FROM urls WHERE state = ${UrlState.queued} AND id > ? ORDER BY id LIMIT ?`);
     this.#setState = db.prepare('UPDATE urls SET state = ?, reason = ? WHERE id = ?');
     this.#requeue = db.prepare(`UPDATE urls SET state = ${UrlState.queued}, attempts = attempts + 1, reason = ? WHERE id = ?`);
     this.#resetInflight = db.prepare(`UPDATE urls SET state = ${UrlState.queued} WHERE state = ${UrlState.inflight}`);
@@ -143,9 +143,9 @@ export class UrlStore {
     return this.#seedIds.all() as number[];
   }
 
-  /** Every queued URL, for loading the in-memory frontier at the start of a run. */
-  frontier(): IterableIterator<FrontierEntry> {
-    return this.#frontier.iterate() as IterableIterator<FrontierEntry>;
+  /** The next `limit` queued URLs after id `afterId`, in id order: the in-memory frontier is loaded a chunk at a time when a run starts. */
+  frontierAfter(afterId: number, limit: number): FrontierEntry[] {
+    return this.#frontier.all(afterId, limit) as FrontierEntry[];
   }
 
   /** Queued → in flight: the URL has been handed to the fetcher. */

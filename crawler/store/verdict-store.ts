@@ -5,17 +5,29 @@ import type { Db, ReadonlyDb } from './database.ts';
  * a run starts, the revisions it writes as its bar moves, and the verdicts an import sets.
  */
 
-/** Every stored page's terms (space-separated), streamed, for the judge's idf. */
-export function storedPageTerms(db: ReadonlyDb): IterableIterator<string> {
-  return db.prepare('SELECT terms FROM pages WHERE terms IS NOT NULL').pluck().iterate() as IterableIterator<string>;
+/**
+ * Stored pages' terms (space-separated), for the judge's idf: the next `limit` after page
+ * `afterSeq`, in fetch order, a chunk at a time, so no statement stays open between chunks.
+ */
+export function storedPageTermsAfter(db: ReadonlyDb, afterSeq: number, limit: number): { seq: number; terms: string }[] {
+  return db.prepare('SELECT seq, terms FROM pages WHERE seq > ? AND terms IS NOT NULL ORDER BY seq LIMIT ?').all(afterSeq, limit) as { seq: number; terms: string }[];
 }
 
-/** Stored texts that may define an acronym: "(WAL)" or "WAL (" in them (LIKE is case-blind for ASCII); at most `limit`. */
-export function textsMayDefine(db: ReadonlyDb, letters: string, limit: number): string[] {
+/**
+ * Stored texts that may define an acronym: "(WAL)" or "WAL (" in them (LIKE is case-blind for
+ * ASCII); at most `limit`, in fetch order, among the pages after `afterSeq` up to `toSeq`
+ * (a range at a time: the search reads every text it passes).
+ */
+export function textsMayDefine(db: ReadonlyDb, letters: string, limit: number, afterSeq: number, toSeq: number): string[] {
   return db
-    .prepare(`SELECT text FROM pages WHERE text IS NOT NULL AND (text LIKE '%(' || ? || ')%' OR text LIKE '%(' || ? || 's)%' OR text LIKE '%' || ? || ' (%') LIMIT ${limit}`)
+    .prepare(`SELECT text FROM pages WHERE seq > ? AND seq <= ? AND text IS NOT NULL AND (text LIKE '%(' || ? || ')%' OR text LIKE '%(' || ? || 's)%' OR text LIKE '%' || ? || ' (%') ORDER BY seq LIMIT ?`)
     .pluck()
-    .all(letters, letters, letters) as string[];
+    .all(afterSeq, toSeq, letters, letters, letters, limit) as string[];
+}
+
+/** The last stored page's fetch sequence number; 0 when none. */
+export function lastPageSeq(db: ReadonlyDb): number {
+  return (db.prepare('SELECT max(seq) FROM pages').pluck().get() as number | null) ?? 0;
 }
 
 /** The `n` best stored relevances, best first (through the relevance index). */

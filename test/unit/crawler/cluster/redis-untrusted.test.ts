@@ -139,6 +139,8 @@ describe('a worker trusts nothing it reads from Redis', { skip }, () => {
       });
       const link = (path: string, depth: number, more: Partial<SentLink> = {}): SentLink => ({ url: url(path), depth, anchor: '', context: '', isSeed: false, ...more });
       const given = [link('kept', 3), link('negative', -5), link('half', 0.5), link('huge', 1e308), link('nan-relevance', 1, { parentRelevance: Number.NaN })];
+      // A shard takes links once its frontier is ready.
+      assert.equal(await runner.opened, true);
       assert.equal(runner.admit([{ partition, id: '1-0', links: given, dropped: 0 }]), 4);
       await runner.close(async () => undefined);
       const shard = openCollection(join(dir, `shard-${String(partition).padStart(3, '0')}.forager`), { create: false });
