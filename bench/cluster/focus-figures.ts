@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { partitionOf } from '../../crawler/cluster/partition.ts';
 import { PARTITIONS } from '../../crawler/store/shard-names.ts';
-import { startManyHostWeb, type ManyHostWeb, type RequestLogEntry } from '../../test/support/many-host-web.ts';
+import { peakInFlight, startManyHostWeb, type ManyHostWeb } from '../../test/support/many-host-web.ts';
 import { startRedisServer } from '../../test/support/redis-server.ts';
 import { crawlFlags, type CrawlShape } from './crawl-flags.ts';
 import { FORAGER_BIN, runForagerJson, startForager } from './forager-process.ts';
@@ -77,15 +77,6 @@ function topicalHostsOf(hosts: number, basePort: number): { hosts: number[]; par
   return { hosts: topical, partitions };
 }
 
-/** The most entries of the log in flight at once (an end before a start at the same time). */
-export function peakInFlight(log: readonly RequestLogEntry[]): number {
-  const events = log.flatMap((e) => [[e.start, 1], [e.end ?? Number.POSITIVE_INFINITY, -1]] as const);
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let peak = 0;
-  for (const [, delta] of events) peak = Math.max(peak, (now += delta));
-  return peak;
-}
 
 /** The stored pages' URLs of a collection file. */
 function storedUrls(path: string): string[] {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { topBuckets } from '../frontier/priority-ranks.ts';
 import type { ClusterKeys } from './cluster-keys.ts';
 import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-damage.ts';
 
@@ -26,15 +27,7 @@ const MAX_PAIRS = 65_536;
 export function mergeTopBuckets(summaries: readonly TopBuckets[], limit: number): TopBuckets {
   const counts = new Map<number, number>();
   for (const summary of summaries) for (const [bucket, count] of summary) counts.set(bucket, (counts.get(bucket) ?? 0) + count);
-  const out: TopBuckets = [];
-  let total = 0;
-  for (const bucket of [...counts.keys()].sort((a, b) => b - a)) {
-    if (total >= limit) break;
-    const count = counts.get(bucket) as number;
-    out.push([bucket, count]);
-    total += count;
-  }
-  return out;
+  return topBuckets(counts, limit);
 }
 
 function isTopBuckets(value: unknown): value is TopBuckets {

@@ -10,7 +10,7 @@ import type { HostActivity } from '../protocol/api.ts';
 import { newFrontierHost, type FrontierHost } from './frontier-host.ts';
 import { HostScheduler, type NextHost } from './host-scheduler.ts';
 import { politeWaitMs, type PolitenessSettings } from './politeness.ts';
-import { priorityBucket } from './priority-ranks.ts';
+import { priorityBucket, topBuckets } from './priority-ranks.ts';
 import { QueuedHosts } from './queued-hosts.ts';
 import { TopEntries } from './top-entries.ts';
 
@@ -241,15 +241,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
       const bucket = priorityBucket(priority);
       counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
     });
-    const out: [number, number][] = [];
-    let total = 0;
-    for (const bucket of [...counts.keys()].sort((a, b) => b - a)) {
-      if (total >= limit) break;
-      const count = counts.get(bucket) as number;
-      out.push([bucket, count]);
-      total += count;
-    }
-    return out;
+    return topBuckets(counts, limit);
   }
 
   /** Queued URLs, on every host, that rank strictly above this priority. */

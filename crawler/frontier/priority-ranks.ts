@@ -23,6 +23,19 @@ export function priorityBucket(priority: number): number {
   return ordered >>> 16;
 }
 
+/** The highest buckets of `counts` (bucket → count), best first, until they hold `limit`: a compact summary of what ranks at the top. */
+export function topBuckets(counts: ReadonlyMap<number, number>, limit: number): [bucket: number, count: number][] {
+  const out: [number, number][] = [];
+  let total = 0;
+  for (const bucket of [...counts.keys()].sort((a, b) => b - a)) {
+    if (total >= limit) break;
+    const count = counts.get(bucket) as number;
+    out.push([bucket, count]);
+    total += count;
+  }
+  return out;
+}
+
 /** A bucket is a coarse bucket (its top 8 bits) and a fine one within it (its low 8 bits). */
 const FINE_BITS = 8;
 const FINE = 1 << FINE_BITS;

@@ -9,21 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli, spawnCli } from '../support/cli.ts';
-import { startManyHostWeb, type ManyHostWeb, type RequestLogEntry } from '../support/many-host-web.ts';
+import { peakInFlight, startManyHostWeb, type ManyHostWeb } from '../support/many-host-web.ts';
 import { REDIS_SERVER_BIN, startRedisServer, type RedisServer } from '../support/redis-server.ts';
 
 const CONCURRENCY = 3;
 
-/** The most requests the web was serving at once (a response's end is when the web finished writing it). */
-function peakInFlight(log: readonly RequestLogEntry[]): number {
-  const events = log.flatMap((e) => [[e.start, 1], [e.end ?? Number.POSITIVE_INFINITY, -1]] as const);
-  // At equal times an end goes first: a request that starts as another ends does not overlap it.
-  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let now = 0;
-  let peak = 0;
-  for (const [, delta] of events) peak = Math.max(peak, (now += delta));
-  return peak;
-}
 
 const skip = !existsSync(REDIS_SERVER_BIN) && process.env.CI === undefined ? `no redis-server at ${REDIS_SERVER_BIN} (apt-get install -y redis-server)` : false;
 

@@ -455,6 +455,16 @@ export async function startManyHostWeb(options: ManyHostWebOptions): Promise<Man
 // ---------------------------------------------------------------------------------------------
 // The witness
 
+/** The most requests the web was serving at once (a response's end is when the web finished writing it; an end before a start at the same time). */
+export function peakInFlight(log: readonly RequestLogEntry[]): number {
+  const events = log.flatMap((e) => [[e.start, 1], [e.end ?? Number.POSITIVE_INFINITY, -1]] as const);
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let peak = 0;
+  for (const [, delta] of events) peak = Math.max(peak, (now += delta));
+  return peak;
+}
+
 export interface PolitenessViolation {
   kind: 'overlap' | 'gap';
   origin: string;
