@@ -11,8 +11,10 @@ import type { TopBuckets } from './crawl-cutoff.ts';
  * woken to take it: Mercator's back queues one level up, the shards' frontiers in place of
  * hosts, so the worker fetches its best ready URLs first whichever shard holds them.
  *
- * Beyond the worker, the crawl-wide cut-off (crawl-cutoff.ts): a URL waits while the other
- * workers have the crawl's window (every worker's slots) of hosts ready with better URLs.
+ * And as a plain crawl's frontier holds a host whose best URL is not among the crawl's window
+ * of best queued URLs (its concurrency), a worker holds a URL while the crawl's window (every
+ * worker's slots) of better URLs waits: queued in its own shards, counted live, or on the
+ * other workers' ready hosts, from their last summaries (crawl-cutoff.ts).
  */
 
 /** An offer not renewed for this long is ignored: its shard stopped asking (paused, stopping), and must not hold the others back. */
@@ -23,6 +25,9 @@ interface Offer {
   at: number;
 }
 
+/** Counts this worker's own queued URLs ranking above a priority (its shards' frontiers, live). */
+export type OwnRanks = (priority: number) => number;
+
 /** The other workers' ready hosts' best URLs: [bucket, hosts in it or above], best first. */
 type RanksAbove = [bucket: number, atOrAbove: number][];
 
@@ -32,6 +37,7 @@ export class WorkerRequests {
   #running = 0;
   #peakRunning = 0;
   #others: RanksAbove = [];
+  #own: OwnRanks = () => 0;
   #window = 0;
   #held = 0;
 
@@ -39,8 +45,9 @@ export class WorkerRequests {
     this.#slots = new RequestSlots(concurrency, () => this.#wakeBest());
   }
 
-  /** The crawl-wide cut-off from now on: `others` are the other workers' summaries merged (best first), `window` the crawl's slots. */
-  setCutoff(others: TopBuckets, window: number): void {
+  /** The cut-off from now on: `own` counts this worker's queued URLs, `others` are the other workers' summaries merged (best first), `window` the crawl's slots. */
+  setCutoff(own: OwnRanks, others: TopBuckets, window: number): void {
+    this.#own = own;
     this.#window = window;
     let above = 0;
     this.#others = others.map(([bucket, count]) => [bucket, (above += count)]);
@@ -100,15 +107,16 @@ export class WorkerRequests {
   }
 
   /**
-   * Whether the other workers have the crawl's window of hosts ready with better URLs: they
-   * fetch those now, and the budget should go to them. (This worker's own shards compete by
-   * their offers, and each shard's frontier holds by its own queue.) Held only while a
-   * request of this worker is in flight: a summary can be stale, or name hosts their worker
-   * holds back itself, and a worker must never wait on what it cannot see end.
+   * Whether the crawl's window of better URLs waits, here or on the other workers' ready
+   * hosts: those go first, and the budget should go to them. Held only while a request of
+   * this worker is in flight, as a plain crawl holds only while a host is in flight or
+   * waiting: a summary can be stale, or name hosts their worker holds back itself, and a
+   * worker must never wait on what it cannot see end.
    */
   #belowCutoff(priority: number): boolean {
-    if (this.#others.length === 0 || this.#running === 0 || priority === Number.POSITIVE_INFINITY) return false;
-    const held = this.#othersAbove(priorityBucket(priority)) >= this.#window;
+    if (this.#window === 0 || this.#running === 0 || priority === Number.POSITIVE_INFINITY) return false;
+    const others = this.#othersAbove(priorityBucket(priority));
+    const held = others >= this.#window || others + this.#own(priority) >= this.#window;
     if (held) this.#held++;
     return held;
   }

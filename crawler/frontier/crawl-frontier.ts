@@ -156,6 +156,8 @@ export interface FrontierReadiness {
    * now, best first, with how many hosts' best URL is in each, until they hold `limit`.
    */
   readyTop(now: number, limit: number): [bucket: number, count: number][];
+  /** Queued URLs, on every host, that rank strictly above this priority. */
+  rankedAbove(priority: number): number;
 }
 
 export type Frontier<H extends FrontierHost, T extends FrontierUrl> = FrontierIntake<H> & FrontierTurns<H, T> & FrontierView & FrontierReadiness;
