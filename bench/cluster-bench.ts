@@ -223,7 +223,7 @@ async function main(): Promise<void> {
     };
     const header = [
       `bench:cluster: a loopback web of ${options.hosts} hosts × ${options.pagesPerHost} pages, response latency ${options.latencyMs} ms, crawled by a plain \`forager crawl\` and by clusters of ${options.workers.join(', ')} workers; medians of ${options.runs} run(s)`,
-      `  settings (both): --query "${QUERY}", ${web.seeds.length} seeds, --allow-private --scope any --max-pages ${context.shape.maxPages} --delay-ms ${options.delayMs} --delay-factor 0 --strategy ${options.strategy}; default concurrency (per engine: a worker runs one per shard)`,
+      `  settings (both): --query "${QUERY}", ${web.seeds.length} seeds, --allow-private --scope any --max-pages ${context.shape.maxPages} --delay-ms ${options.delayMs} --delay-factor 0 --strategy ${options.strategy}; default concurrency (per worker: its shards share its request slots)`,
       `  pins: ${describePins(pins, options.workers)}`,
       `  CLI measured: ${options.foragerBin}`,
     ].join('\n');
