@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import { topBuckets } from '../frontier/priority-ranks.ts';
 import type { ClusterKeys } from './cluster-keys.ts';
-import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-damage.ts';
+import { throwDamage, type DamageReport } from './redis-damage.ts';
+import { parseJson, WorkerFields } from './worker-fields.ts';
 
 /*
  * The crawl-wide cut-off. A plain crawl gives a host a turn only while fewer than its window
@@ -41,16 +42,15 @@ function isTopBuckets(value: unknown): value is TopBuckets {
 }
 
 export class CrawlCutoff {
-  readonly #redis: Redis;
-  readonly #keys: ClusterKeys;
-  readonly #worker: string;
-  readonly #onDamage: DamageReport;
+  readonly #fields: WorkerFields<TopBuckets>;
 
   constructor(redis: Redis, keys: ClusterKeys, worker: string, onDamage: DamageReport = throwDamage(keys.name)) {
-    this.#redis = redis;
-    this.#keys = keys;
-    this.#worker = worker;
-    this.#onDamage = onDamage;
+    this.#fields = new WorkerFields(redis, keys.topPriorities, worker, {
+      expected: 'each worker\'s best waiting priorities (a hash of JSON fields)',
+      meanwhile: 'each worker orders by its own URLs only',
+      fieldExpected: 'each worker\'s best waiting priorities (pairs of whole numbers)',
+      fieldMeanwhile: 'that field is left out of the cut-off',
+    }, onDamage);
   }
 
   /**
@@ -58,49 +58,14 @@ export class CrawlCutoff {
    * workers' merged, up to `window` URLs; fields of workers no longer live are dropped.
    */
   async exchange(own: TopBuckets | undefined, live: readonly string[], window: number): Promise<TopBuckets> {
-    let fields: Record<string, string>;
-    try {
-      if (own === undefined) await this.#redis.hdel(this.#keys.topPriorities, this.#worker);
-      else await this.#redis.hset(this.#keys.topPriorities, this.#worker, JSON.stringify(own));
-      fields = await this.#redis.hgetall(this.#keys.topPriorities);
-    } catch (err) {
-      if (!isKeyDamage(err)) throw err;
-      const key = this.#keys.topPriorities;
-      this.#onDamage({
-        key, expected: 'each worker\'s best waiting priorities (a hash of JSON fields)', found: foundBy(err),
-        meanwhile: 'each worker orders by its own URLs only', repair: `delete it (redis-cli DEL ${key}): the workers write it again within a second`,
-      });
-      return [];
-    }
-    const gone = Object.keys(fields).filter((worker) => worker !== this.#worker && !live.includes(worker));
-    if (gone.length > 0) await this.#redis.hdel(this.#keys.topPriorities, ...gone);
-    const summaries: TopBuckets[] = [];
-    for (const [worker, text] of Object.entries(fields)) {
-      if (worker === this.#worker || gone.includes(worker)) continue;
-      const parsed = parseField(text);
-      if (parsed !== undefined) summaries.push(parsed);
-      else {
-        const key = this.#keys.topPriorities;
-        const field = JSON.stringify(worker.slice(0, 80));
-        this.#onDamage({
-          key, expected: 'each worker\'s best waiting priorities (pairs of whole numbers)', found: `its field ${field} holds ${JSON.stringify(text.slice(0, 40))}`,
-          meanwhile: 'that field is left out of the cut-off', repair: `delete the field (redis-cli HDEL ${key} ${field}): a live worker writes its own again within a second`,
-        });
-      }
-    }
-    return mergeTopBuckets(summaries, window);
+    const fields = await this.#fields.exchange(own === undefined ? undefined : JSON.stringify(own), live, (text) => {
+      const parsed = parseJson(text);
+      return isTopBuckets(parsed) ? parsed : undefined;
+    });
+    return fields === undefined ? [] : mergeTopBuckets([...fields.values()], window);
   }
 
   async leave(): Promise<void> {
-    await this.#redis.hdel(this.#keys.topPriorities, this.#worker);
-  }
-}
-
-function parseField(text: string): TopBuckets | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isTopBuckets(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
+    await this.#fields.leave();
   }
 }

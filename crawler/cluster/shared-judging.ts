@@ -3,7 +3,8 @@ import { BEST_PAGES } from '../relevance/hot.ts';
 import { addJudgeStatistics, type JudgeStatistics, type PageJudge } from '../relevance/judge.ts';
 import type { QueryTermCounts } from '../relevance/relevance.ts';
 import type { ClusterKeys } from './cluster-keys.ts';
-import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-damage.ts';
+import { throwDamage, type DamageReport } from './redis-damage.ts';
+import { parseJson, WorkerFields } from './worker-fields.ts';
 
 /*
  * The judges of a cluster's shards judge by the crawl's statistics, not their shard's: the
@@ -19,17 +20,17 @@ import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-da
  */
 
 export class SharedJudging {
-  readonly #redis: Redis;
-  readonly #keys: ClusterKeys;
-  readonly #worker: string;
-  readonly #onDamage: DamageReport;
+  readonly #fields: WorkerFields<JudgeStatistics>;
 
   /** `onDamage` is told of a damaged hash or field (default: a ClusterError); judges go on with what could be read. */
   constructor(redis: Redis, keys: ClusterKeys, worker: string, onDamage: DamageReport = throwDamage(keys.name)) {
-    this.#redis = redis;
-    this.#keys = keys;
-    this.#worker = worker;
-    this.#onDamage = onDamage;
+    const expected = `each worker's judge statistics (a hash of JSON fields, ${BEST_PAGES} best pages at most)`;
+    this.#fields = new WorkerFields(redis, keys.judgeStatistics, worker, {
+      expected,
+      meanwhile: 'each shard is judged by its own statistics only',
+      fieldExpected: expected,
+      fieldMeanwhile: 'that field is left out of the crawl\'s statistics',
+    }, onDamage);
   }
 
   /** Publishes this worker's sum and hands each judge the rest of the crawl; fields of workers no longer live are dropped. */
@@ -38,13 +39,13 @@ export class SharedJudging {
     if (counted.length === 0 || counted.some((s) => s === undefined)) return;
     const own = counted as JudgeStatistics[];
     const mine = own.reduce(addJudgeStatistics);
-    const fields = await this.#publish(mine);
+    const terms = mine.terms.df.length;
+    const fields = await this.#fields.exchange(JSON.stringify(mine), live, (text) => {
+      const parsed = parseJson(text);
+      return isJudgeStatistics(parsed, terms) ? parsed : undefined;
+    });
     if (fields === undefined) return;
-    const gone = Object.keys(fields).filter((worker) => worker !== this.#worker && !live.includes(worker));
-    if (gone.length > 0) await this.#redis.hdel(this.#keys.judgeStatistics, ...gone);
-    const others = Object.entries(fields)
-      .filter(([worker]) => worker !== this.#worker && !gone.includes(worker))
-      .flatMap(([worker, text]) => this.#readField(worker, text, mine.terms.df.length));
+    const others = [...fields.values()];
     const crawl = others.reduce(addJudgeStatistics, mine);
     // Every shard's best pages, best first, to take the crawl's best but a shard's own (a worker holds up to 256 shards).
     const bestOf = [...others.flatMap((s) => s.best.map((evidence) => ({ evidence, shard: -1 }))), ...own.flatMap((s, shard) => s.best.map((evidence) => ({ evidence, shard })))].sort((a, b) => b.evidence - a.evidence);
@@ -62,40 +63,8 @@ export class SharedJudging {
     }
   }
 
-  /** Writes this worker's field and reads them all; undefined (reported) when the hash is damaged. */
-  async #publish(mine: JudgeStatistics): Promise<Record<string, string> | undefined> {
-    try {
-      await this.#redis.hset(this.#keys.judgeStatistics, this.#worker, JSON.stringify(mine));
-      return await this.#redis.hgetall(this.#keys.judgeStatistics);
-    } catch (err) {
-      if (!isKeyDamage(err)) throw err;
-      this.#damaged(foundBy(err), 'each shard is judged by its own statistics only', (key) => `delete it (redis-cli DEL ${key}): the workers write it again within a second`);
-      return undefined;
-    }
-  }
-
-  /** Another worker's statistics, or nothing (reported) when its field is not statistics of this crawl's query. */
-  #readField(worker: string, text: string, terms: number): JudgeStatistics[] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (isJudgeStatistics(parsed, terms)) return [parsed];
-    const field = JSON.stringify(worker.slice(0, 80));
-    const repair = (key: string): string => `delete the field (redis-cli HDEL ${key} ${field}): a live worker writes its own again within a second`;
-    this.#damaged(`its field ${field} holds ${JSON.stringify(text.slice(0, 40))}`, 'that field is left out of the crawl\'s statistics', repair);
-    return [];
-  }
-
-  #damaged(found: string, meanwhile: string, repair: (key: string) => string): void {
-    const key = this.#keys.judgeStatistics;
-    this.#onDamage({ key, expected: `each worker's judge statistics (a hash of JSON fields, ${BEST_PAGES} best pages at most)`, found, meanwhile, repair: repair(key) });
-  }
-
   async leave(): Promise<void> {
-    await this.#redis.hdel(this.#keys.judgeStatistics, this.#worker);
+    await this.#fields.leave();
   }
 }
 

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { OnlineLogistic } from '../ordering/focused/online-model.ts';
 import type { ClusterKeys } from './cluster-keys.ts';
-import { foundBy, isKeyDamage, throwDamage, type DamageReport } from './redis-damage.ts';
+import { throwDamage, type DamageReport } from './redis-damage.ts';
+import { parseJson, WorkerFields } from './worker-fields.ts';
 
 /*
  * One link model for the crawl. A worker's shards learn into one model (shard-runner.ts);
@@ -21,46 +22,27 @@ interface PublishedModel {
 }
 
 export class SharedLinkModel {
-  readonly #redis: Redis;
-  readonly #keys: ClusterKeys;
-  readonly #worker: string;
-  readonly #onDamage: DamageReport;
+  readonly #fields: WorkerFields<PublishedModel>;
   /** Examples already counted from each other worker at the last blend: only what it learnt since counts again. */
   readonly #seen = new Map<string, number>();
 
   constructor(redis: Redis, keys: ClusterKeys, worker: string, onDamage: DamageReport = throwDamage(keys.name)) {
-    this.#redis = redis;
-    this.#keys = keys;
-    this.#worker = worker;
-    this.#onDamage = onDamage;
+    this.#fields = new WorkerFields(redis, keys.linkModels, worker, {
+      expected: 'each worker\'s link model (a hash of JSON fields)',
+      meanwhile: 'each worker orders by its own link model',
+      fieldExpected: 'a link model: as many finite weights as this worker\'s, and a whole number of examples',
+      fieldMeanwhile: 'that worker\'s model is left out',
+    }, onDamage);
   }
 
   /** Publishes `model`'s weights and blends in the other live workers'. */
   async exchange(model: OnlineLogistic, live: readonly string[]): Promise<void> {
-    const key = this.#keys.linkModels;
-    let fields: Record<string, string>;
-    try {
-      await this.#redis.hset(key, this.#worker, JSON.stringify({ weights: Array.from(model.weights), examples: model.examples } satisfies PublishedModel));
-      fields = await this.#redis.hgetall(key);
-    } catch (err) {
-      if (!isKeyDamage(err)) throw err;
-      this.#onDamage({ key, expected: 'each worker\'s link model (a hash of JSON fields)', found: foundBy(err), meanwhile: 'each worker orders by its own link model', repair: `delete it (redis-cli DEL ${key}): the workers write it again within a second` });
-      return;
-    }
+    const own: PublishedModel = { weights: Array.from(model.weights), examples: model.examples };
+    const fields = await this.#fields.exchange(JSON.stringify(own), live, (text) => parseModel(text, model.weights.length));
+    if (fields === undefined) return;
+    for (const worker of this.#seen.keys()) if (!live.includes(worker)) this.#seen.delete(worker);
     const others: PublishedModel[] = [];
-    for (const [worker, text] of Object.entries(fields)) {
-      if (worker === this.#worker) continue;
-      if (!live.includes(worker)) {
-        await this.#redis.hdel(key, worker);
-        this.#seen.delete(worker);
-        continue;
-      }
-      const published = parseModel(text, model.weights.length);
-      if (published === undefined) {
-        const field = JSON.stringify(worker.slice(0, 80));
-        this.#onDamage({ key, expected: `a link model of ${model.weights.length} finite weights`, found: `its field ${field} holds ${JSON.stringify(text.slice(0, 40))}`, meanwhile: 'that worker\'s model is left out', repair: `delete the field (redis-cli HDEL ${key} ${field}): a live worker writes its own again within a second` });
-        continue;
-      }
+    for (const [worker, published] of fields) {
       // Only what it learnt since the last blend: what it taught before is in these weights already.
       const fresh = published.examples - (this.#seen.get(worker) ?? 0);
       this.#seen.set(worker, published.examples);
@@ -70,17 +52,12 @@ export class SharedLinkModel {
   }
 
   async leave(): Promise<void> {
-    await this.#redis.hdel(this.#keys.linkModels, this.#worker);
+    await this.#fields.leave();
   }
 }
 
 function parseModel(text: string, length: number): PublishedModel | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(text);
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { weights, examples } = parsed as Partial<PublishedModel>;
   if (!Number.isInteger(examples) || (examples as number) < 0) return undefined;
