@@ -624,7 +624,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       if (next.kind === 'idle') return undefined;
       if (next.kind === 'wait') return next.until;
       this.#requests.started();
-      this.#track(this.#serveHost(next.host).finally(() => this.#requests.ended()));
+      this.#trackIn(this.#tasks, this.#serveHost(next.host), () => this.#requests.ended());
     }
     // All slots busy: a finishing task wakes the loop.
     return this.#frontier.hasScheduledHosts ? Number.POSITIVE_INFINITY : undefined;
@@ -638,10 +638,6 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
    */
   #turnWindow(budgetLeft: number): number {
     return this.settings.spend === 'time' ? Math.max(this.settings.concurrency, budgetLeft) : this.settings.concurrency;
-  }
-
-  #track(task: Promise<void>): void {
-    this.#trackIn(this.#tasks, task);
   }
 
   /** Keeps `work` in `set` until it ends; its error ends the crawl as any task's does, and its end wakes the loop. */
