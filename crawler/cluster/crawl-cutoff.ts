@@ -8,7 +8,7 @@ import { parseJson, WorkerFields } from './worker-fields.ts';
  * The crawl-wide cut-off. A plain crawl gives a host a turn only while fewer than its window
  * of queued URLs (its concurrency) rank above the host's best one (frontier/crawl-frontier.ts
  * next()). A cluster's workers do the same across the crawl: each publishes the priority
- * buckets (frontier/priority-ranks.ts) of its shards' best waiting URLs, a few pairs of
+ * buckets (frontier/priority-ranks.ts) of its ready hosts' best URLs, a few pairs of
  * numbers, and reads everyone else's. A URL waits while the crawl's window (every worker's
  * slots together) of better URLs waits, here or elsewhere (worker-requests.ts), so the page
  * budget goes where the best URLs are, not to whoever is ready.
