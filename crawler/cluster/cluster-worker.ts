@@ -287,13 +287,7 @@ export class ClusterWorker {
     const window = (this.#definition as ClusterDefinition).settings.concurrency * Math.max(1, live.length);
     const idle = this.#paused || (this.#budget as SharedBudget).spent;
     const own = idle ? undefined : mergeTopBuckets([...this.#shards.runners.values()].map((r) => r.engine.readiness.readyTop(now, window)), window);
-    const runners = this.#shards.runners;
-    const ownAbove = (priority: number): number => {
-      let above = 0;
-      for (const runner of runners.values()) above += runner.engine.readiness.rankedAbove(priority);
-      return above;
-    };
-    (this.#requests as WorkerRequests).setCutoff(ownAbove, await this.#cutoff.exchange(own, live, window), window);
+    (this.#requests as WorkerRequests).setCutoff(await this.#cutoff.exchange(own, live, window), window);
   }
 
   /** The crawl's state; while its key is damaged, the state as last read (and the damage said). */

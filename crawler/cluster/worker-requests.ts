@@ -1,6 +1,6 @@
 import type { RequestGate } from '../engine/request-gate.ts';
 import { RequestSlots } from '../engine/request-slots.ts';
-import { priorityBucket } from '../frontier/priority-ranks.ts';
+import { priorityBucket, PriorityRanks, type RankTally } from '../frontier/priority-ranks.ts';
 import type { TopBuckets } from './crawl-cutoff.ts';
 
 /*
@@ -13,8 +13,9 @@ import type { TopBuckets } from './crawl-cutoff.ts';
  *
  * And as a plain crawl's frontier holds a host whose best URL is not among the crawl's window
  * of best queued URLs (its concurrency), a worker holds a URL while the crawl's window (every
- * worker's slots) of better URLs waits: queued in its own shards, counted live, or on the
- * other workers' ready hosts, from their last summaries (crawl-cutoff.ts).
+ * worker's slots) of better URLs waits: queued in its own shards, counted live in one tally
+ * that every shard's frontier adds to (so asking costs the same however many shards it runs),
+ * or on the other workers' ready hosts, from their last summaries (crawl-cutoff.ts).
  */
 
 /** An offer not renewed for this long is ignored: its shard stopped asking (paused, stopping), and must not hold the others back. */
@@ -25,9 +26,6 @@ interface Offer {
   at: number;
 }
 
-/** Counts this worker's own queued URLs ranking above a priority (its shards' frontiers, live). */
-export type OwnRanks = (priority: number) => number;
-
 /** The other workers' ready hosts' best URLs: [bucket, hosts in it or above], best first. */
 type RanksAbove = [bucket: number, atOrAbove: number][];
 
@@ -37,7 +35,8 @@ export class WorkerRequests {
   #running = 0;
   #peakRunning = 0;
   #others: RanksAbove = [];
-  #own: OwnRanks = () => 0;
+  /** Every queued URL of this worker's running shards, by priority bucket: their frontiers count into it. */
+  readonly #queued = new PriorityRanks();
   #window = 0;
   #held = 0;
 
@@ -45,12 +44,16 @@ export class WorkerRequests {
     this.#slots = new RequestSlots(concurrency, () => this.#wakeBest());
   }
 
-  /** The cut-off from now on: `own` counts this worker's queued URLs, `others` are the other workers' summaries merged (best first), `window` the crawl's slots. */
-  setCutoff(own: OwnRanks, others: TopBuckets, window: number): void {
-    this.#own = own;
+  /** The cut-off from now on: `others` are the other workers' summaries merged (best first), `window` the crawl's slots. */
+  setCutoff(others: TopBuckets, window: number): void {
     this.#window = window;
     let above = 0;
     this.#others = others.map(([bucket, count]) => [bucket, (above += count)]);
+  }
+
+  /** Where the shards' frontiers count their queued URLs for the cut-off. */
+  get queuedTally(): RankTally {
+    return this.#queued;
   }
 
   /** Requests held back by the crawl-wide cut-off so far. */
@@ -115,8 +118,9 @@ export class WorkerRequests {
    */
   #belowCutoff(priority: number): boolean {
     if (this.#window === 0 || this.#running === 0 || priority === Number.POSITIVE_INFINITY) return false;
-    const others = this.#othersAbove(priorityBucket(priority));
-    const held = others >= this.#window || others + this.#own(priority) >= this.#window;
+    const bucket = priorityBucket(priority);
+    const others = this.#othersAbove(bucket);
+    const held = others >= this.#window || others + this.#queued.above(bucket) >= this.#window;
     if (held) this.#held++;
     return held;
   }
@@ -172,6 +176,10 @@ export class ShardRequests implements RequestGate {
     this.#worker = worker;
     this.wake = wake;
     this.admit = (priority) => worker.admit(this, priority);
+  }
+
+  get queuedTally(): RankTally {
+    return this.#worker.queuedTally;
   }
 
   /** The worker's slots decide (admit), whatever this shard has in flight. */

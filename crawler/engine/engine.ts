@@ -181,6 +181,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
         blocked: (task, reason) => this.emit('blocked', { url: task.url, reason }),
       },
       extendHost: (host) => ({ ...host, robots: { kind: 'unknown' } }),
+      tally: this.#requests.queuedTally,
     });
     this.#retries = new FetchRetries({
       settings,
@@ -394,6 +395,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
 
   async #closeResources(): Promise<void> {
     this.#lock?.release();
+    this.#frontier.leaveTally();
     await Promise.all([this.#http.close(), this.#ownsParser ? this.#parser.close() : undefined, this.#rendering.close()]);
   }
 

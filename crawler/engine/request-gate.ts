@@ -1,3 +1,4 @@
+import type { RankTally } from '../frontier/priority-ranks.ts';
 import { RequestSlots } from './request-slots.ts';
 
 /**
@@ -15,6 +16,8 @@ export interface RequestGate {
    * Undefined when hasRoom alone decides (a run alone on its slots).
    */
   readonly admit: ((priority: number) => boolean) | undefined;
+  /** Where the run's frontier also counts its queued URLs' priorities, for admit() to weigh; undefined when admit does not. */
+  readonly queuedTally: RankTally | undefined;
   /** Nothing of this run is ready to start now: it no longer asks for a slot. */
   withdraw(): void;
   /** A request (a host's turn) of this run started. */
@@ -28,6 +31,7 @@ export interface RequestGate {
 /** A run's own slots: `concurrency` requests at once, as settings.concurrency says. */
 export class OwnRequests implements RequestGate {
   readonly admit = undefined;
+  readonly queuedTally = undefined;
   readonly #slots: RequestSlots;
 
   /** `onStepAside` runs when a request steps aside, so that the run can start another. */

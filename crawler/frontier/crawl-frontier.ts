@@ -10,7 +10,7 @@ import type { HostActivity } from '../protocol/api.ts';
 import { newFrontierHost, type FrontierHost } from './frontier-host.ts';
 import { HostScheduler, type NextHost } from './host-scheduler.ts';
 import { politeWaitMs, type PolitenessSettings } from './politeness.ts';
-import { priorityBucket, topBuckets } from './priority-ranks.ts';
+import { priorityBucket, topBuckets, type RankTally } from './priority-ranks.ts';
 import { QueuedHosts } from './queued-hosts.ts';
 import { TopEntries } from './top-entries.ts';
 
@@ -77,6 +77,8 @@ export interface FrontierDeps<H extends FrontierHost, T extends FrontierUrl> {
   extendHost: (host: FrontierHost) => H;
   /** The clock politeness counts on; default Date.now. */
   now?: () => number;
+  /** Counts the queued URLs' priorities too, beside other frontiers' (a cluster worker's shards), until leaveTally(). */
+  tally?: RankTally | undefined;
 }
 
 /** URLs coming in: hosts and queued URLs restored at the start of a run, new URLs, moved priorities. */
@@ -158,6 +160,8 @@ export interface FrontierReadiness {
   readyTop(now: number, limit: number): [bucket: number, count: number][];
   /** Queued URLs, on every host, that rank strictly above this priority. */
   rankedAbove(priority: number): number;
+  /** The deps' shared tally stops counting this frontier's URLs (its run ended). */
+  leaveTally(): void;
 }
 
 export type Frontier<H extends FrontierHost, T extends FrontierUrl> = FrontierIntake<H> & FrontierTurns<H, T> & FrontierView & FrontierReadiness;
@@ -175,7 +179,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   readonly #extendHost: (host: FrontierHost) => H;
   readonly #now: () => number;
   readonly #hosts = new Map<number, H>();
-  readonly #queued = new QueuedHosts();
+  readonly #queued: QueuedHosts;
   readonly #scheduler = new HostScheduler<H>();
 
   constructor(deps: FrontierDeps<H, T>) {
@@ -185,6 +189,7 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
     this.#policy = deps.policy;
     this.#extendHost = deps.extendHost;
     this.#now = deps.now ?? Date.now;
+    this.#queued = new QueuedHosts(deps.tally);
   }
 
   host(hostId: number, origin: string): H {
@@ -249,6 +254,10 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
   /** Queued URLs, on every host, that rank strictly above this priority. */
   rankedAbove(priority: number): number {
     return this.#queued.rankedAbove(priority);
+  }
+
+  leaveTally(): void {
+    this.#queued.leaveTally();
   }
 
   /**
@@ -355,8 +364,9 @@ export class CrawlFrontier<H extends FrontierHost, T extends FrontierUrl> implem
       if (host.nextAllowedAt <= now) {
         // A render waits on this turn: it goes before any queued URL.
         if (admit !== undefined && !admit(Number.POSITIVE_INFINITY)) return { kind: 'held' };
-        // It may sit in the scheduler's heaps as well: the scheduler passes over a host in flight.
+        // It may sit in the scheduler's heaps as well: it leaves the ready ones, and the waiting one passes over a host in flight.
         this.#setInflight(host, true);
+        this.#scheduler.withdraw(host);
         return { kind: 'host', host };
       }
       until = Math.min(until, host.nextAllowedAt);

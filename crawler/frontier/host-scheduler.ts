@@ -29,6 +29,13 @@ interface ReadyEntry<H> {
 /** `held`: a host is ready, but whoever shares the request slots has a better URL to fetch (see next()'s `admit`). */
 export type NextHost<H> = { kind: 'host'; host: H } | { kind: 'wait'; until: number } | { kind: 'idle' } | { kind: 'held' };
 
+/** Replaced entries the ready heap may carry beyond as many as its live ones before it is made again. */
+const COMPACT_SLACK = 64;
+
+function readyHeap<H>(): Heap<ReadyEntry<H>> {
+  return new Heap<ReadyEntry<H>>((a, b) => a.head.priority > b.head.priority || (a.head.priority === b.head.priority && a.head.id < b.head.id));
+}
+
 /**
  * Mercator-style host scheduling: a heap of hosts by the time they may next be asked,
  * and a heap of hosts that may be asked now, ordered by their best queued URL. So the
@@ -38,21 +45,32 @@ export type NextHost<H> = { kind: 'host'; host: H } | { kind: 'wait'; until: num
  */
 export class HostScheduler<H extends SchedulableHost> {
   readonly #waiting = new Heap<H>((a, b) => a.nextAllowedAt < b.nextAllowedAt);
-  readonly #ready = new Heap<ReadyEntry<H>>(
-    (a, b) => a.head.priority > b.head.priority || (a.head.priority === b.head.priority && a.head.id < b.head.id),
-  );
-  /** A host in the ready heap got new or re-prioritised URLs since its entry was made. */
-  #readyStale = false;
+  /** Ready hosts by their head when it was recorded; an entry replaced since (see #readyEntries) is passed over. */
+  #ready = readyHeap<H>();
+  /** Each ready host's live entry in #ready. */
+  readonly #readyEntries = new Map<H, ReadyEntry<H>>();
+  /**
+   * Ready hosts that got new or re-prioritised URLs since their entry was made. Only these
+   * are looked at again before a hold: a focused crawl adds URLs to some host between almost
+   * every two turns, and looking at every ready host each time cost more than the ordering.
+   */
+  readonly #staleReady = new Set<H>();
 
   /** Call whenever a host may have become schedulable: new queued URLs, or its request ended. */
   offer(host: H): void {
     if (host.scheduled) {
-      this.#readyStale = true;
+      if (this.#readyEntries.has(host)) this.#staleReady.add(host);
       return;
     }
     if (host.inflight || (host.queue.size === 0 && host.turnsWanted === 0)) return;
     host.scheduled = true;
     this.#waiting.push(host);
+  }
+
+  /** A ready host taken outside next() (a render's lent turn) leaves the ready hosts: its release offers it again, after its wait. */
+  withdraw(host: H): void {
+    if (!this.#readyEntries.has(host)) return;
+    this.#leaveReady(host);
   }
 
   /**
@@ -74,23 +92,21 @@ export class HostScheduler<H extends SchedulableHost> {
         top.scheduled = false;
         continue;
       }
-      this.#ready.push({ host: top, head });
+      this.#enterReady(top, head);
     }
-    for (let best = this.#ready.peek(); best !== undefined; best = this.#ready.peek()) {
+    for (let best = this.#bestReady(); best !== undefined; best = this.#bestReady()) {
       if (hold(best.head.priority)) {
-        // Heads recorded before the hosts got better URLs would hold them wrongly: look again at their current heads once.
-        if (!this.#readyStale) return this.#waitForNextHost();
-        this.#refreshReady();
+        // Heads recorded before the hosts got better URLs would hold them wrongly: look again at theirs once.
+        if (this.#staleReady.size === 0) return this.#waitForNextHost();
+        this.#refreshStale();
         continue;
       }
       if (best.host.inflight) {
-        this.#ready.pop();
-        best.host.scheduled = false;
+        this.#leaveReady(best.host);
         continue;
       }
       if (admit !== undefined && !admit(best.head.priority)) return { kind: 'held' };
-      this.#ready.pop();
-      best.host.scheduled = false;
+      this.#leaveReady(best.host);
       return { kind: 'host', host: best.host };
     }
     const wake = this.#waiting.peek();
@@ -101,15 +117,39 @@ export class HostScheduler<H extends SchedulableHost> {
     return { kind: 'wait', until: this.#waiting.peek()?.nextAllowedAt ?? Number.POSITIVE_INFINITY };
   }
 
-  #refreshReady(): void {
-    this.#readyStale = false;
-    const entries: ReadyEntry<H>[] = [];
-    for (let entry = this.#ready.pop(); entry !== undefined; entry = this.#ready.pop()) entries.push(entry);
-    for (const { host } of entries) {
-      const head = host.inflight ? undefined : headOf(host);
-      if (head === undefined) host.scheduled = false;
-      else this.#ready.push({ host, head });
+  #enterReady(host: H, head: HostHead): void {
+    const entry = { host, head };
+    this.#readyEntries.set(host, entry);
+    this.#ready.push(entry);
+    // Replaced entries leave the heap only from its top: past twice the live ones, it is made again from those.
+    if (this.#ready.size > 2 * this.#readyEntries.size + COMPACT_SLACK) {
+      this.#ready = readyHeap<H>();
+      for (const live of this.#readyEntries.values()) this.#ready.push(live);
     }
+  }
+
+  #leaveReady(host: H): void {
+    this.#readyEntries.delete(host);
+    this.#staleReady.delete(host);
+    host.scheduled = false;
+  }
+
+  /** The best live ready entry; replaced entries on top are dropped on the way. */
+  #bestReady(): ReadyEntry<H> | undefined {
+    for (let entry = this.#ready.peek(); entry !== undefined; entry = this.#ready.peek()) {
+      if (this.#readyEntries.get(entry.host) === entry) return entry;
+      this.#ready.pop();
+    }
+    return undefined;
+  }
+
+  #refreshStale(): void {
+    for (const host of this.#staleReady) {
+      const head = host.inflight ? undefined : headOf(host);
+      if (head === undefined) this.#leaveReady(host);
+      else this.#enterReady(host, head);
+    }
+    this.#staleReady.clear();
   }
 
   /** The best URL's priority of each host that may be asked now (a render's turn first, as next() sees them). */
@@ -118,7 +158,7 @@ export class HostScheduler<H extends SchedulableHost> {
       const head = host.inflight ? undefined : headOf(host);
       if (head !== undefined) visit(head.priority);
     };
-    this.#ready.forEach((entry) => visitHost(entry.host));
+    this.#readyEntries.forEach((_, host) => visitHost(host));
     this.#waiting.forEach((host) => {
       if (host.nextAllowedAt <= now) visitHost(host);
     });
@@ -129,7 +169,7 @@ export class HostScheduler<H extends SchedulableHost> {
   }
 
   get readyCount(): number {
-    return this.#ready.size;
+    return this.#readyEntries.size;
   }
 }
 

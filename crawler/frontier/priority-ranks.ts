@@ -36,6 +36,11 @@ export function topBuckets(counts: ReadonlyMap<number, number>, limit: number): 
   return out;
 }
 
+/** Where a frontier's queued priorities are also counted: a cluster worker's tally of all its shards' (cluster/worker-requests.ts). */
+export interface RankTally {
+  add(bucket: number, delta: 1 | -1): void;
+}
+
 /** A bucket is a coarse bucket (its top 8 bits) and a fine one within it (its low 8 bits). */
 const FINE_BITS = 8;
 const FINE = 1 << FINE_BITS;
@@ -49,7 +54,7 @@ const COARSE = BUCKETS >>> FINE_BITS;
  * cache lines across it per change: a cluster worker runs hundreds of frontiers, and those
  * trees alone made every page of it slower.
  */
-export class PriorityRanks {
+export class PriorityRanks implements RankTally {
   readonly #coarse = new Int32Array(COARSE + 1);
   readonly #fine: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(COARSE).fill(undefined);
   #count = 0;
@@ -75,7 +80,6 @@ export class PriorityRanks {
   get size(): number {
     return this.#count;
   }
-
 }
 
 

@@ -1,17 +1,22 @@
 import { enlarge } from '../memory/enlarge.ts';
-import { priorityBucket, PriorityRanks } from './priority-ranks.ts';
+import { priorityBucket, PriorityRanks, type RankTally } from './priority-ranks.ts';
 
 /**
  * The queued URLs by id (ids are dense, so growable typed arrays cost 6 bytes a URL): which
  * host's queue holds each, and the priority it was queued at. The host lets the frontier
  * re-queue a URL whose priority changed and tell a live heap entry from one left behind by
  * an earlier priority; the priorities answer how many queued URLs, on any host, rank above
- * a given one.
+ * a given one. A `tally` shared with other frontiers counts the same priorities, until left.
  */
 export class QueuedHosts {
   #hostOf = new Int32Array(1024);
   #bucketOf = new Uint16Array(1024);
   readonly #ranks = new PriorityRanks();
+  #tally: RankTally | undefined;
+
+  constructor(tally?: RankTally) {
+    this.#tally = tally;
+  }
 
   /** The URL is queued on the host at this priority (again, when it was already queued). */
   set(urlId: number, hostId: number, priority: number): void {
@@ -20,11 +25,24 @@ export class QueuedHosts {
       this.#hostOf = enlarge(this.#hostOf, capacity);
       this.#bucketOf = enlarge(this.#bucketOf, capacity);
     }
-    if (this.#hostOf[urlId] !== 0) this.#ranks.add(this.#bucketOf[urlId] as number, -1);
+    if (this.#hostOf[urlId] !== 0) this.#count(this.#bucketOf[urlId] as number, -1);
     const bucket = priorityBucket(priority);
     this.#hostOf[urlId] = hostId;
     this.#bucketOf[urlId] = bucket;
-    this.#ranks.add(bucket, 1);
+    this.#count(bucket, 1);
+  }
+
+  #count(bucket: number, delta: 1 | -1): void {
+    this.#ranks.add(bucket, delta);
+    this.#tally?.add(bucket, delta);
+  }
+
+  /** The shared tally no longer counts this frontier's URLs (its run ended). */
+  leaveTally(): void {
+    const tally = this.#tally;
+    if (tally === undefined) return;
+    this.#tally = undefined;
+    this.forEachQueued((urlId) => tally.add(this.#bucketOf[urlId] as number, -1));
   }
 
   /** The host id of a queued URL, or 0 when the URL is not queued. */
@@ -34,7 +52,7 @@ export class QueuedHosts {
 
   delete(urlId: number): void {
     if (urlId >= this.#hostOf.length || this.#hostOf[urlId] === 0) return;
-    this.#ranks.add(this.#bucketOf[urlId] as number, -1);
+    this.#count(this.#bucketOf[urlId] as number, -1);
     this.#hostOf[urlId] = 0;
   }
 

@@ -66,7 +66,7 @@ test('the crawl-wide cut-off holds a URL while the other workers have the crawl\
   const worker = new WorkerRequests(4);
   const shard = worker.gate(() => undefined);
   // The crawl's window: 2 workers of 4 slots. The other worker has 5 hosts ready at 0.9 and 3 at 0.4.
-  worker.setCutoff(() => 0, [[priorityBucket(0.9), 5], [priorityBucket(0.4), 3]], 8);
+  worker.setCutoff([[priorityBucket(0.9), 5], [priorityBucket(0.4), 3]], 8);
   assert.equal(shard.admit(0.1), true, 'nothing of this worker in flight: nothing here would end a wait');
   shard.started();
   assert.equal(shard.admit(0.1), false, '8 ready hosts elsewhere have better URLs: they take the budget first');
@@ -76,10 +76,10 @@ test('the crawl-wide cut-off holds a URL while the other workers have the crawl\
   assert.equal(shard.admit(Number.POSITIVE_INFINITY), true, 'a turn a render waits for is never held');
   shard.started();
   // The other worker fetched its best: 3 + 3 ready hosts are left, fewer than the window.
-  worker.setCutoff(() => 0, [[priorityBucket(0.9), 3], [priorityBucket(0.4), 3]], 8);
+  worker.setCutoff([[priorityBucket(0.9), 3], [priorityBucket(0.4), 3]], 8);
   assert.equal(shard.admit(0.1), true);
   // No summary from others (alone, or they cannot spend): nothing is held.
-  worker.setCutoff(() => 0, [], 8);
+  worker.setCutoff([], 8);
   assert.equal(shard.admit(-5), true);
   assert.equal(worker.heldByCutoff, 1);
 });
@@ -87,15 +87,24 @@ test('the crawl-wide cut-off holds a URL while the other workers have the crawl\
 test('alone, a worker holds a URL while its own shards queue the window of better ones, as a plain crawl\'s frontier does', () => {
   const worker = new WorkerRequests(4);
   const shard = worker.gate(() => undefined);
-  // Its shards queue 4 URLs above 0.5 and 2 more above 0.2: the window is its 4 slots.
-  const own = (priority: number): number => (priority < 0.2 ? 6 : priority < 0.5 ? 4 : 0);
-  worker.setCutoff(own, [], 4);
+  // Its shards' frontiers count into one tally: 4 URLs queued at 0.6 and 2 more at 0.3. The window is its 4 slots.
+  const queue = (priority: number, n: number): void => {
+    for (let i = 0; i < n; i++) shard.queuedTally.add(priorityBucket(priority), 1);
+  };
+  queue(0.6, 4);
+  queue(0.3, 2);
+  worker.setCutoff([], 4);
   assert.equal(shard.admit(0.1), true, 'nothing in flight: nothing here would end a wait');
   shard.started();
   assert.equal(shard.admit(0.1), false, '6 queued URLs rank above it');
-  assert.equal(shard.admit(0.3), false, '4 rank above it: the window is full');
-  assert.equal(shard.admit(0.6), true);
-  // With the other workers' 2 better ready hosts as well: 2 + 2 of its own above 0.3 would not fill 8 slots of two workers.
-  worker.setCutoff((priority) => (priority < 0.5 ? 2 : 0), [[priorityBucket(0.9), 2]], 8);
-  assert.equal(shard.admit(0.3), true);
+  assert.equal(shard.admit(0.5), false, '4 rank above it: the window is full');
+  assert.equal(shard.admit(0.7), true);
+  // A URL at 0.6 was taken: 3 rank above 0.5 now.
+  shard.queuedTally.add(priorityBucket(0.6), -1);
+  assert.equal(shard.admit(0.5), true);
+  // With the other workers' 2 better ready hosts as well: 2 + 3 of its own above 0.5 fill 4 slots, not 8 of two workers.
+  worker.setCutoff([[priorityBucket(0.9), 2]], 4);
+  assert.equal(shard.admit(0.5), false);
+  worker.setCutoff([[priorityBucket(0.9), 2]], 8);
+  assert.equal(shard.admit(0.5), true);
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CrawlFrontier, type FrontierSettings, type PassedOver } from '../../../../crawler/frontier/crawl-frontier.ts';
 import type { FrontierHost } from '../../../../crawler/frontier/frontier-host.ts';
+import { priorityBucket, PriorityRanks, type RankTally } from '../../../../crawler/frontier/priority-ranks.ts';
 
 /** The crawler's host as a test sees it: the frontier's, plus a label the policy reads. */
 interface TestHost extends FrontierHost {
@@ -16,7 +17,7 @@ interface TestUrl {
 const SETTINGS: FrontierSettings = { delayMs: 1000, delayFactor: 2, maxCrawlDelayMs: 30_000, maxPagesPerHost: 0 };
 
 /** A frontier over fakes: priorities in a map, the store's states in a map, a clock the test moves. */
-function setUp(options: { settings?: Partial<FrontierSettings>; blocked?: Record<string, string>; crawlDelay?: Record<string, number> } = {}) {
+function setUp(options: { settings?: Partial<FrontierSettings>; blocked?: Record<string, string>; crawlDelay?: Record<string, number>; tally?: RankTally } = {}) {
   const priorities = new Map<number, number>();
   const changed: number[] = [];
   const states = new Map<number, 'queued' | 'inflight' | PassedOver>();
@@ -58,6 +59,7 @@ function setUp(options: { settings?: Partial<FrontierSettings>; blocked?: Record
     },
     extendHost: (host) => ({ ...host, label: host.origin.replace('https://', '') }),
     now: () => clock,
+    tally: options.tally,
   });
   /** Stores a queued URL with a priority, and admits it into the frontier. */
   const add = (id: number, hostId: number, priority: number): void => {
@@ -518,6 +520,28 @@ describe('CrawlFrontier: host turns follow the priorities across hosts', () => {
     t.frontier.reprioritise();
     assert.equal(t.frontier.rankedAbove(0.5), 0, 'the old priority is no longer counted');
     assert.equal(t.frontier.rankedAbove(0.1), 2);
+  });
+
+  it('counts its queued URLs into a tally shared with other frontiers, as it counts them itself, until it leaves it', () => {
+    const shared = new PriorityRanks();
+    const a = setUp({ tally: shared });
+    const b = setUp({ tally: shared });
+    a.add(1, 1, 0.9);
+    a.add(2, 1, 0.5);
+    b.add(1, 1, 0.7);
+    assert.equal(shared.above(priorityBucket(0.6)), 2, 'one URL of each frontier ranks above 0.6');
+    a.priorities.set(2, 0.8);
+    a.changed.push(2);
+    a.frontier.reprioritise();
+    assert.equal(shared.above(priorityBucket(0.6)), 3, 'a re-prioritised URL is counted at its new priority');
+    assert.equal(a.turn(), 1);
+    assert.equal(shared.size, 2, 'a URL taken is no longer counted');
+    a.frontier.leaveTally();
+    assert.equal(shared.size, 1, 'only the other frontier\'s URL is left');
+    assert.equal(shared.above(priorityBucket(0.6)), 1);
+    a.add(3, 1, 0.95);
+    assert.equal(shared.size, 1, 'a frontier that left counts nothing more');
+    assert.equal(a.frontier.rankedAbove(0.6), 2, 'it still counts its own');
   });
 });
 
