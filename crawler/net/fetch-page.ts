@@ -13,9 +13,8 @@
  */
 import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { Transform, Writable } from 'node:stream';
-import type { Readable, TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable, Transform, Writable } from 'node:stream';
+import type { TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { FetchError } from '../errors.ts';
@@ -376,15 +375,40 @@ async function collectIdentity(source: Readable, sink: Collector): Promise<boole
   return false;
 }
 
-/** Runs the pipeline; true when a truncating Collector stopped it at its limit. */
-async function runToLimit(streams: readonly (NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream)[]): Promise<boolean> {
-  try {
-    await pipeline(streams);
-    return false;
-  } catch (err) {
-    if (err === LIMIT_REACHED) return true;
-    throw err;
-  }
+type Stage = NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream;
+
+/**
+ * Runs a decoding chain, source to sink, as pipeline() would (without its AbortController:
+ * see collectIdentity): true when a truncating Collector stopped it at its limit. The first
+ * error, or a stage closed before its end, destroys every stage and settles the run.
+ */
+function runToLimit(stages: readonly Stage[]): Promise<boolean> {
+  const streams = stages as unknown as (Readable | Writable)[];
+  const sink = streams[streams.length - 1] as Writable;
+  return new Promise<boolean>((resolve, reject) => {
+    let settled = false;
+    const settle = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      if (error !== undefined) for (const stream of streams) if (!stream.destroyed) stream.destroy();
+      if (error === undefined) resolve(false);
+      else if (error === LIMIT_REACHED) resolve(true);
+      else reject(error);
+    };
+    for (const stream of streams) {
+      stream.on('error', settle);
+      stream.on('close', () => {
+        if (!ended(stream)) settle(fetchError('connection-reset', 'the body stopped before its end', {}));
+      });
+    }
+    sink.on('finish', () => settle(undefined));
+    for (let i = 0; i + 1 < streams.length; i++) (streams[i] as Readable).pipe(streams[i + 1] as Writable);
+  });
+}
+
+/** Whether a stage of the chain had finished its part when it closed: all read (a source), all written (the sink). */
+function ended(stream: Readable | Writable): boolean {
+  return stream instanceof Writable && !(stream instanceof Readable) ? stream.writableFinished : (stream as Readable).readableEnded;
 }
 
 /**
