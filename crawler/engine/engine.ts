@@ -18,6 +18,7 @@ import { HostStore } from '../store/host-store.ts';
 import { PageStore } from '../store/page-store.ts';
 import { RunStore } from '../store/run-store.ts';
 import { storeErrorOf } from '../store/store-error.ts';
+import { indexMissedPages, TextIndexQueue } from '../store/text-index-queue.ts';
 import { WriterLock } from '../store/writer-lock.ts';
 import { UrlState } from '../store/url-state.ts';
 import { UrlStore, type QueuedUrl } from '../store/url-store.ts';
@@ -133,6 +134,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** Whether the frontier is ready (run() prepared it): labels wait for it, as the strategy is rebuilt until then. */
   #ready = false;
   #storeError: StoreError | undefined;
+  /** New pages' text, indexed for search in batches. */
+  readonly #textIndex: TextIndexQueue;
   #proxyError: FetchError | undefined;
   readonly #writer: string;
   /** The seeds as stored (canonical): always fetched, whatever the include and exclude rules say. */
@@ -219,8 +222,9 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       fetch: (url) => this.#requests.waitFor(this.#http.fetchPage(url, this.#abort.signal)),
       signal: this.#abort.signal,
     });
-    const versions = new VersionStore(db);
-    this.#recorder = new PageRecorder(db, { pages: new PageStore(db), urls: this.#urls, versions }, this.#admission, this.#parser, judge, {
+    this.#textIndex = new TextIndexQueue(db, (err) => this.#onTaskError(err));
+    const versions = new VersionStore(db, this.#textIndex);
+    this.#recorder = new PageRecorder(db, { pages: new PageStore(db, this.#textIndex), urls: this.#urls, versions }, this.#admission, this.#parser, judge, {
       agentToken: productToken(settings.userAgent),
       maxLinks: settings.maxLinksPerPage,
       maxDecodedBytes: settings.maxDecodedBytes,
@@ -319,6 +323,8 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
       // One writer per collection: a second crawl on the file is refused, naming the first.
       if (!this.#db.memory && this.#policy.locksCollection) this.#lock = WriterLock.acquire(this.#db.name, this.#writer);
       this.#run = new RunStore(this.#db, this.#figures.startedAt);
+      // What a killed run left out of the full-text index (text-index-queue.ts): this run holds the collection now.
+      indexMissedPages(this.#db);
       if (await this.#prepareFrontier()) this.#resumeRequisites();
     } catch (err) {
       await this.#closeResources();
@@ -383,6 +389,7 @@ export class CrawlEngine extends EventEmitter<CrawlEngineEvents> {
   /** The run's last writes; when the store refuses them, the run ends as a store error. */
   #finishRun(outcome: RunOutcome): void {
     try {
+      this.#textIndex.flush();
       this.#saveRunCounters();
       // A refresh that ended (not stopped or killed) leaves no revisit waiting, as its policy says: the next one decides afresh.
       if (this.#policy.unqueuesRevisitsAtEnd && (outcome === 'budget' || outcome === 'exhausted') && this.#storeError === undefined) this.#revisits.unqueueAll();

@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import { INSERT_PAGE_SQL, pageValues, type NewPage } from './page-row.ts';
+import type { TextIndexQueue } from './text-index-queue.ts';
 
 export interface NewLink {
   dstId: number;
@@ -8,15 +9,20 @@ export interface NewLink {
   contextAfter: string;
 }
 
-/** The pages, links and full-text tables. Callers wrap writes in one transaction per page. */
+/**
+ * The pages, links and full-text tables. Callers wrap writes in one transaction per page. With
+ * a TextIndexQueue (a crawl's), a page's text is indexed with the queue's next batch.
+ */
 export class PageStore {
   readonly #insertPage;
   readonly #insertFts;
   readonly #insertLink;
   readonly #byBodyHash;
   readonly #simhashes;
+  readonly #textIndex: TextIndexQueue | undefined;
 
-  constructor(db: Db) {
+  constructor(db: Db, textIndex?: TextIndexQueue) {
+    this.#textIndex = textIndex;
     this.#byBodyHash = db.prepare('SELECT seq FROM pages WHERE body_hash = ? AND duplicate_of IS NULL LIMIT 1').pluck();
     this.#simhashes = db.prepare('SELECT seq, simhash FROM pages WHERE seq > ? AND simhash IS NOT NULL AND duplicate_of IS NULL ORDER BY seq LIMIT ?').safeIntegers(true);
     this.#insertPage = db.prepare(INSERT_PAGE_SQL);
@@ -28,7 +34,9 @@ export class PageStore {
   insert(p: NewPage): number {
     const info = this.#insertPage.run(...pageValues(p));
     const seq = Number(info.lastInsertRowid);
-    if (!p.noindex && (p.title || p.text)) this.#insertFts.run(seq, p.title ?? '', p.text ?? '');
+    if (p.noindex || !(p.title || p.text)) return seq;
+    if (this.#textIndex === undefined) this.#insertFts.run(seq, p.title ?? '', p.text ?? '');
+    else this.#textIndex.add(seq, p.title ?? '', p.text ?? '');
     return seq;
   }
 

@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import { pageValues, REPLACE_PAGE_SET_SQL, type NewPage } from './page-row.ts';
+import type { TextIndexQueue } from './text-index-queue.ts';
 
 /** What a revisit found: the page as stored (304, or a 200 with the same payload), changed, or gone. */
 export type RevisitOutcome = 'not-modified' | 'identical' | 'changed' | 'gone';
@@ -59,7 +60,11 @@ export class VersionStore {
   readonly #replace;
   readonly #indexCurrent;
 
-  constructor(db: Db) {
+  readonly #textIndex: TextIndexQueue | undefined;
+
+  /** `textIndex`: the crawl's batches of new pages' text, indexed before a version changes the index. */
+  constructor(db: Db, textIndex?: TextIndexQueue) {
+    this.#textIndex = textIndex;
     this.#stored = db.prepare(
       'SELECT seq, version, status, headers, body_hash AS bodyHash, gone_at AS goneAt FROM pages WHERE url_id = ?',
     );
@@ -110,6 +115,8 @@ export class VersionStore {
    * caller to store again, and the revisit is recorded as 'changed'.
    */
   replaceVersion(r: NewRevisit, p: NewPage): void {
+    // The index must hold what it is told to forget: the page's text may still wait in the batch.
+    this.#textIndex?.flush();
     // The version replaced is the one the page row holds: its text leaves the latest versions' index for the earlier ones'.
     const replaced = this.#currentText.get(r.seq) as { noindex: number; title: string | null; text: string | null };
     const archivedId = Number(this.#archive.run(r.seq).lastInsertRowid);

@@ -132,6 +132,17 @@ describe('crash and resume', () => {
       assert.deepEqual(end.pages.slice(0, atKill.pages.length), atKill.pages, 'pages committed before the kill are unchanged');
       assert.equal(new Set(end.pages.map((p) => p.url)).size, FETCHES, 'one page row per URL');
       for (const url of inflight) assert.ok(end.pages.some((p) => p.url === url), `${url}, in flight at the kill, was fetched on resume`);
+      // Text still waiting for the full-text index at the kill is indexed by the resumed run, once.
+      const search = new Database(db);
+      try {
+        search.prepare("INSERT INTO pages_fts (pages_fts) VALUES ('integrity-check')").run();
+        const indexable = search.prepare("SELECT count(*) FROM pages WHERE noindex = 0 AND (coalesce(title, '') <> '' OR coalesce(text, '') <> '')").pluck().get() as number;
+        assert.ok(indexable > atKill.pages.length, `the pages have text to index (${indexable})`);
+        assert.equal(search.prepare('SELECT count(*) FROM pages_fts_docsize').pluck().get(), indexable, 'every page with text is in the full-text index');
+        assert.equal(search.prepare("SELECT count(*) FROM pages_fts WHERE pages_fts MATCH 'page'").pluck().get(), indexable);
+      } finally {
+        search.close();
+      }
 
       assert.equal(site.count('/robots.txt'), 1, 'robots.txt is cached in the collection, not fetched again');
       for (const path of [...Array.from({ length: PAGES }, (_, n) => `/p/${n}`), '/sitemap.xml']) {
