@@ -49,6 +49,8 @@ export class WorkerRequests {
     this.#window = window;
     let above = 0;
     this.#others = others.map(([bucket, count]) => [bucket, (above += count)]);
+    // A lower cut-off may let the best waiting offer go.
+    this.#wakeBest();
   }
 
   /** Where the shards' frontiers count their queued URLs for the cut-off. */

@@ -62,6 +62,20 @@ test('a shard that stops asking holds no one back: withdrawn, or its offer left 
   assert.equal(other.admit(0.05), true);
 });
 
+test('a new cut-off wakes the best offer it held back', () => {
+  const worker = new WorkerRequests(4);
+  const woken: string[] = [];
+  const busy = worker.gate(() => woken.push('busy'));
+  const held = worker.gate(() => woken.push('held'));
+  busy.started();
+  worker.setCutoff([[priorityBucket(0.9), 8]], 8);
+  assert.equal(held.admit(0.2), false, 'the other workers\' 8 better ready hosts fill the window');
+  woken.length = 0;
+  worker.setCutoff([[priorityBucket(0.9), 2]], 8);
+  assert.deepEqual(woken, ['held']);
+  assert.equal(held.admit(0.2), true);
+});
+
 test('the crawl-wide cut-off holds a URL while the other workers have the crawl\'s window of hosts ready with better ones', () => {
   const worker = new WorkerRequests(4);
   const shard = worker.gate(() => undefined);
