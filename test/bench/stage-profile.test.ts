@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { attributeProfile, readThreadStages, stageReport, type CpuProfile, type ProfileNode, type SourceLines } from '../../bench/support/stage-profile.ts';
+
+const DIST = 'file:///repo/dist/crawler';
+const PAGE_STORE = `${DIST}/store/page-store.js`;
+const SOURCE: Record<string, string[]> = {
+  [PAGE_STORE]: ['insert(p) {', '  const info = this.#insertPage.run(...pageValues(p));', '  if (!p.noindex) this.#insertFts.run(seq, p.title, p.text);', '}'],
+};
+const sourceLines: SourceLines = (url, line) => SOURCE[url]?.[line - 1];
+
+function frame(id: number, functionName: string, url: string, children: number[] = [], extra: Partial<ProfileNode> = {}): ProfileNode {
+  return { id, callFrame: { functionName, url, lineNumber: 5, columnNumber: 2 }, children, ...extra };
+}
+
+/**
+ * A main thread's profile, by hand. Its samples last 1 ms each (the last until the end), so
+ * each node's time in ms is its count of samples.
+ */
+function mainThread(): CpuProfile {
+  const nodes = [
+    frame(1, '(root)', '', [2, 5, 7, 9, 10, 11]),
+    // A socket write under undici: Node's streams are fetch's, and so is the native call inside them.
+    frame(2, 'writeBuffer', 'file:///repo/node_modules/undici/lib/dispatcher/client-h1.js', [3]),
+    frame(3, 'Writable.write', 'node:internal/streams/writable', [4]),
+    frame(4, 'writeLatin1String', ''),
+    // The extractor under the worker pool: the innermost known frame wins, and a Buffer method under it is parse's.
+    frame(5, 'onmessage', `${DIST}/parse/worker-pool.js`, [6]),
+    frame(6, 'extractHtml', `${DIST}/parse/extract-html.js`, [12]),
+    frame(12, 'toString', 'node:buffer'),
+    // One frame, two lines: the page's row (store), then its full-text row.
+    frame(7, 'insert', PAGE_STORE, [8], { positionTicks: [{ line: 2, ticks: 1 }, { line: 3, ticks: 3 }] }),
+    frame(8, 'pageValues', `${DIST}/store/page-row.js`),
+    frame(9, '(garbage collector)', ''),
+    frame(10, '(idle)', ''),
+    // Nothing known on its stack.
+    frame(11, 'emit', 'node:events'),
+  ];
+  const samples = [4, 4, 3, 6, 12, 12, 7, 7, 7, 7, 8, 9, 10, 10, 10, 11];
+  return { nodes, samples, timeDeltas: samples.map(() => 1000), startTime: 0, endTime: (samples.length + 1) * 1000 };
+}
+
+function ms(times: Map<string, number>, stage: string): number {
+  return (times.get(stage) ?? 0) / 1000;
+}
+
+describe('attributeProfile', () => {
+  const { byStage, byStageScript } = attributeProfile(mainThread(), sourceLines);
+
+  it('gives a sample to the innermost frame that the table knows', () => {
+    assert.equal(ms(byStage, 'fetch'), 3);
+    assert.equal(ms(byStage, 'parse'), 3);
+    assert.equal(ms(byStage, 'parse hand-off'), 0);
+    assert.equal(ms(byStage, 'other'), 1);
+  });
+
+  it("tells a frame's own samples apart by the line they were on", () => {
+    assert.equal(ms(byStage, 'full-text index'), 3);
+    assert.equal(ms(byStage, 'store'), 2, "the page's row and pageValues");
+    assert.equal((byStageScript.get('store')?.get('page-row.js') ?? 0) / 1000, 1);
+  });
+
+  it("keeps V8's own entries apart", () => {
+    assert.equal(ms(byStage, 'gc'), 1);
+    assert.equal(ms(byStage, 'idle'), 3);
+  });
+});
+
+describe('readThreadStages and stageReport', () => {
+  it('names the threads from their files, takes the profiles of one thread together, and sums each stage over the threads, idle left out', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'forager-stage-profile-'));
+    try {
+      const worker: CpuProfile = {
+        nodes: [frame(1, '(root)', '', [2]), frame(2, 'serve', `${DIST}/parse/parse-worker.js`, [3]), frame(3, 'extractHtml', `${DIST}/parse/extract-html.js`)],
+        samples: [3, 3, 3, 3],
+        timeDeltas: [1000, 1000, 1000, 1000],
+        startTime: 0,
+        endTime: 5000,
+      };
+      writeFileSync(join(dir, 'CPU.20261129.101816.4242.3.002.cpuprofile'), JSON.stringify(worker));
+      writeFileSync(join(dir, 'CPU.20261129.101815.4242.0.001.cpuprofile'), JSON.stringify(mainThread()));
+      // The main thread's profile from before the CLI started itself again (same pid, thread 0).
+      const beforeExec: CpuProfile = { nodes: [frame(1, '(root)', '', [2]), frame(2, 'parseHtml', `${DIST}/parse/extract-html.js`)], samples: [2], timeDeltas: [1000], startTime: 0, endTime: 2000 };
+      writeFileSync(join(dir, 'CPU.20261129.101814.4242.0.000.cpuprofile'), JSON.stringify(beforeExec));
+      const threads = readThreadStages(dir, sourceLines);
+      assert.deepEqual(threads.map((t) => t.thread), ['main', 'parse worker']);
+      const report = stageReport(threads, 2);
+      const parse = report.rows.find((row) => row.stage === 'parse');
+      assert.deepEqual(parse?.byThread, [3000 + 1000, 4000]);
+      assert.equal(report.busyUs, 13_000 + 1000 + 4000);
+      assert.deepEqual(report.threads.map((t) => t.idleUs), [3000, 0]);
+      assert.ok(!report.rows.some((row) => row.stage === 'idle'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
