@@ -262,8 +262,9 @@ function threadIdOf(file: string): number {
 /** What a worker thread ran, from the scripts in its profile. */
 function workerKind(profile: CpuProfile): string {
   const urls = profile.nodes.map((node) => node.callFrame.url);
-  if (urls.some((url) => /\/parse\/parse-worker\./.test(url))) return 'parse worker';
-  if (urls.some((url) => /\/documents\/document-worker\./.test(url))) return 'document worker';
+  // A module shows only where a sample fell in it, so look for what only each kind of worker runs much of.
+  if (urls.some((url) => /\/node_modules\/pdfjs-dist\/|\/crawler\/parse\/documents\/read-pdf\./.test(url))) return 'document worker';
+  if (urls.some((url) => /\/crawler\/parse\//.test(url))) return 'parse worker';
   return 'worker';
 }
 

@@ -81,17 +81,26 @@ describe('readThreadStages and stageReport', () => {
         endTime: 5000,
       };
       writeFileSync(join(dir, 'CPU.20261129.101816.4242.3.002.cpuprofile'), JSON.stringify(worker));
+      // A document worker runs the crawler's parse modules too, and pdf.js.
+      const documents: CpuProfile = {
+        nodes: [frame(1, '(root)', '', [2]), frame(2, 'readPdf', `${DIST}/parse/documents/read-pdf.js`, [3]), frame(3, 'getTextContent', 'file:///repo/node_modules/pdfjs-dist/legacy/build/pdf.mjs')],
+        samples: [3],
+        timeDeltas: [1000],
+        startTime: 0,
+        endTime: 2000,
+      };
+      writeFileSync(join(dir, 'CPU.20261129.101817.4242.4.003.cpuprofile'), JSON.stringify(documents));
       writeFileSync(join(dir, 'CPU.20261129.101815.4242.0.001.cpuprofile'), JSON.stringify(mainThread()));
       // The main thread's profile from before the CLI started itself again (same pid, thread 0).
       const beforeExec: CpuProfile = { nodes: [frame(1, '(root)', '', [2]), frame(2, 'parseHtml', `${DIST}/parse/extract-html.js`)], samples: [2], timeDeltas: [1000], startTime: 0, endTime: 2000 };
       writeFileSync(join(dir, 'CPU.20261129.101814.4242.0.000.cpuprofile'), JSON.stringify(beforeExec));
       const threads = readThreadStages(dir, sourceLines);
-      assert.deepEqual(threads.map((t) => t.thread), ['main', 'parse worker']);
+      assert.deepEqual(threads.map((t) => t.thread), ['main', 'parse worker', 'document worker']);
       const report = stageReport(threads, 2);
       const parse = report.rows.find((row) => row.stage === 'parse');
-      assert.deepEqual(parse?.byThread, [3000 + 1000, 4000]);
-      assert.equal(report.busyUs, 13_000 + 1000 + 4000);
-      assert.deepEqual(report.threads.map((t) => t.idleUs), [3000, 0]);
+      assert.deepEqual(parse?.byThread, [3000 + 1000, 4000, 1000]);
+      assert.equal(report.busyUs, 13_000 + 1000 + 4000 + 1000);
+      assert.deepEqual(report.threads.map((t) => t.idleUs), [3000, 0, 0]);
       assert.ok(!report.rows.some((row) => row.stage === 'idle'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
