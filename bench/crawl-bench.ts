@@ -33,13 +33,13 @@ import { benchRuleArgs, benchRules, RULE_COUNTS } from './support/bench-rules.ts
 import { openCollection } from '../crawler/store/database.ts';
 import { UrlRules } from '../crawler/url/url-rules.ts';
 import { formatStageReport, readThreadStages, stageReport, type StageReport } from './support/stage-profile.ts';
-import { processCpuMs } from './support/process-cpu.ts';
+import { PROFILER_THREAD, threadCpuOf, type ThreadCpu } from './support/thread-cpu.ts';
 import { replayFullTextIndex, type FullTextReplay } from './support/fts-replay.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const PEER_SCRIPT = join(REPO_ROOT, 'bench', 'peers', 'crawlee-crawl.ts');
 const BARE_LOOP_SCRIPT = join(REPO_ROOT, 'bench', 'peers', 'bare-loop.ts');
-const REPORT_PROCESS_CPU = join(REPO_ROOT, 'bench', 'support', 'report-process-cpu.ts');
+const REPORT_THREAD_CPU = join(REPO_ROOT, 'bench', 'support', 'report-thread-cpu.ts');
 /**
  * The profiler's sampling interval: 250 µs gives some 4,000 samples a second of a busy thread,
  * 40 for each 1% of it; the profiled crawl's own pages/s is printed to show what profiling cost.
@@ -127,8 +127,8 @@ interface StageProfile {
   pages: number;
   /** Under the profiler: not a figure to compare, only to show what profiling cost. */
   pagesPerSecond: number;
-  /** The process's CPU time, every thread of it; undefined when the crawl did not report it. */
-  processCpuMs: number | undefined;
+  /** Each thread's CPU time, as the kernel counted it; undefined when the crawl did not report it. */
+  threadCpu: ThreadCpu[] | undefined;
   /** The engine's own clock on judging and ordering (its `orderingMs`), beside the profile's stages for them. */
   orderingMs: number | undefined;
   report: StageReport;
@@ -321,10 +321,11 @@ async function profileForager(options: BenchOptions, strategy: string, site: Ser
   rmSync(profileDir, { recursive: true, force: true });
   mkdirSync(profileDir, { recursive: true });
   try {
-    const flags = ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', String(PROFILE_INTERVAL_US), '--import', REPORT_PROCESS_CPU];
+    const flags = ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', String(PROFILE_INTERVAL_US), '--import', REPORT_THREAD_CPU];
     const metrics = await runForager(options, strategy, site, budget, db, [], flags);
-    const report = stageReport(readThreadStages(profileDir), metrics.pages);
-    return { strategy, pages: metrics.pages, pagesPerSecond: metrics.pagesPerSecond, processCpuMs: processCpuMs(metrics.stderr), orderingMs: metrics.orderingMs, report, fullText: replayFullTextIndex(db) };
+    const threadCpu = threadCpuOf(metrics.stderr);
+    const report = stageReport(readThreadStages(profileDir), metrics.pages, threadCpu);
+    return { strategy, pages: metrics.pages, pagesPerSecond: metrics.pagesPerSecond, threadCpu, orderingMs: metrics.orderingMs, report, fullText: replayFullTextIndex(db) };
   } finally {
     if (!keep) rmSync(profileDir, { recursive: true, force: true });
   }
@@ -502,7 +503,8 @@ function formatProfiles(summary: SiteSummary): string[] {
   const lines: string[] = [];
   for (const profile of summary.profiles) {
     const timed = strategyOf(summary, profile.strategy);
-    const cpu = profile.processCpuMs === undefined ? '' : `; the process's CPU, every thread: ${formatNumber((1000 * profile.processCpuMs) / profile.pages, 0)} ms/1k pages, start-up included`;
+    const processMs = profile.threadCpu?.reduce((sum, thread) => sum + (thread.name === PROFILER_THREAD ? 0 : thread.cpuMs), 0);
+    const cpu = processMs === undefined ? '' : `; the process's CPU, every thread but the profiler's: ${formatNumber((1000 * processMs) / profile.pages, 0)} ms/1k pages, start-up included`;
     lines.push('');
     lines.push(`  where Forager ${profile.strategy}'s CPU goes: one crawl of ${profile.pages} pages under the profiler (${formatNumber(profile.pagesPerSecond, 1)} pages/s there; timed runs ${formatNumber(timed?.pagesPerSecond, 1)}, bare loop ${formatNumber(summary.bare.pagesPerSecond, 1)})${cpu}`);
     lines.push(formatStageReport(profile.report, '    '));
@@ -769,11 +771,14 @@ function profileFigures(profile: StageProfile): Record<string, number | undefine
   if (parse === undefined || workerAt === -1 || (parse.byThread[workerAt] ?? 0) === 0) {
     throw new ForagerError('BENCH_CHILD', 'the profiled crawl has no parse time on a parse worker: its workers were not profiled', { threads: report.threads });
   }
+  if (process.platform === 'linux' && !report.measured) {
+    throw new ForagerError('BENCH_CHILD', "the profiled crawl's threads were not measured (report-thread-cpu.ts)", { threads: report.threads, threadCpu: profile.threadCpu });
+  }
   return {
     profiledPages: profile.pages,
     profiledCpuMsPer1000Pages: report.busyUs / profile.pages,
     profiledThreads: report.threads.length,
-    profiledProcessCpuMs: profile.processCpuMs,
+    profiledThreadsMeasured: report.measured ? 1 : 0,
   };
 }
 

@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ForagerError } from '../../crawler/errors.ts';
+import type { ThreadCpu } from './thread-cpu.ts';
 
 export type Stage =
   | 'fetch'
@@ -182,16 +183,16 @@ function scriptName(url: string, functionName: string): string {
   return basename(url);
 }
 
-/** µs of each node's own samples: a sample lasts until the next one (the last, until the profile ends). */
+/**
+ * µs of each node's own samples, every sample counted as the profile's median interval. Not the
+ * time to the next sample: a thread that waited for a core takes one sample when it runs again
+ * (the profiler's signals do not queue), whose gap is the wait, charged to wherever it stopped.
+ */
 function selfTimes(profile: CpuProfile): Map<number, number> {
+  const deltas = profile.timeDeltas.filter((delta) => delta > 0).sort((a, b) => a - b);
+  const interval = deltas[deltas.length >> 1] ?? 0;
   const self = new Map<number, number>();
-  let at = profile.startTime;
-  const stamps = profile.timeDeltas.map((delta) => (at += delta));
-  for (let i = 0; i < profile.samples.length; i++) {
-    const next = i + 1 < stamps.length ? (stamps[i + 1] as number) : profile.endTime;
-    const id = profile.samples[i] as number;
-    self.set(id, (self.get(id) ?? 0) + Math.max(0, next - (stamps[i] as number)));
-  }
+  for (const id of profile.samples) self.set(id, (self.get(id) ?? 0) + interval);
   return self;
 }
 
@@ -323,9 +324,59 @@ export interface StageReport {
   /** Every stage with time, in STAGE_ORDER; idle and start-up are not among them (threads[]). */
   rows: StageRow[];
   busyUs: number;
+  /** Whether each profiled thread's time is its CPU time as the kernel counted it, in the shares its samples give. */
+  measured: boolean;
+  /** The process's threads that no profile covers, by kind, in µs of CPU (none without a measure). */
+  unprofiled: { kind: string; us: number }[];
 }
 
-export function stageReport(threads: readonly ThreadStages[], pages: number): StageReport {
+/** What a kernel thread name says a thread is, for those no profile covers. */
+const UNPROFILED_KINDS: readonly [RegExp, string][] = [
+  [/^V8Worker$/, "V8's helpers (GC, compiler)"],
+  [/^libuv-worker$/, "libuv's pool"],
+  [/^v8:ProfEvntProc$/, 'the profiler itself (not the crawl)'],
+];
+
+function scaleTimes(times: StageTimes, factor: number): StageTimes {
+  const scaled: StageTimes = { byStage: new Map(), byStageScript: new Map() };
+  for (const [stage, us] of times.byStage) scaled.byStage.set(stage, stage === 'idle' ? us : us * factor);
+  for (const [stage, scripts] of times.byStageScript) {
+    scaled.byStageScript.set(stage, new Map([...scripts].map(([script, us]): [string, number] => [script, stage === 'idle' ? us : us * factor])));
+  }
+  return scaled;
+}
+
+/**
+ * Each profiled thread's time set to its measured CPU time, shared among its stages as its
+ * samples are: the main thread is `MainThread`, the workers are the `WorkerThread`s in the order
+ * both started. Undefined when the measure does not name as many workers as there are profiles.
+ */
+function measuredThreads(threads: readonly ThreadStages[], measured: readonly ThreadCpu[]): ThreadStages[] | undefined {
+  const main = measured.find((thread) => thread.name === 'MainThread');
+  const workers = measured.filter((thread) => thread.name === 'WorkerThread');
+  if (main === undefined || workers.length !== threads.length - 1) return undefined;
+  return threads.map((thread, i) => {
+    let sampled = 0;
+    for (const [stage, us] of thread.times.byStage) if (stage !== 'idle') sampled += us;
+    const cpuUs = 1000 * (i === 0 ? main : (workers[i - 1] as ThreadCpu)).cpuMs;
+    return { thread: thread.thread, times: scaleTimes(thread.times, sampled > 0 ? cpuUs / sampled : 0) };
+  });
+}
+
+function unprofiledThreads(measured: readonly ThreadCpu[]): { kind: string; us: number }[] {
+  const kinds = new Map<string, number>();
+  for (const thread of measured) {
+    if (thread.name === 'MainThread' || thread.name === 'WorkerThread') continue;
+    const kind = UNPROFILED_KINDS.find(([name]) => name.test(thread.name))?.[1] ?? 'other threads';
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1000 * thread.cpuMs);
+  }
+  return [...kinds].map(([kind, us]) => ({ kind, us })).filter(({ us }) => us > 0);
+}
+
+/** The stages over the threads; with `measured` (thread-cpu.ts), in CPU time as the kernel counted it. */
+export function stageReport(sampledThreads: readonly ThreadStages[], pages: number, measured?: readonly ThreadCpu[]): StageReport {
+  const scaled = measured === undefined ? undefined : measuredThreads(sampledThreads, measured);
+  const threads = scaled ?? sampledThreads;
   const rows: StageRow[] = [];
   for (const stage of STAGE_ORDER) {
     const byThread = threads.map(({ times }) => times.byStage.get(stage) ?? 0);
@@ -342,7 +393,14 @@ export function stageReport(threads: readonly ThreadStages[], pages: number): St
     for (const [stage, us] of times.byStage) if (stage !== 'idle' && stage !== 'start-up') busyUs += us;
     return { thread, busyUs, idleUs, startUpUs };
   });
-  return { pages, threads: summed, rows, busyUs: summed.reduce((sum, t) => sum + t.busyUs, 0) };
+  return {
+    pages,
+    threads: summed,
+    rows,
+    busyUs: summed.reduce((sum, t) => sum + t.busyUs, 0),
+    measured: scaled !== undefined,
+    unprofiled: scaled === undefined || measured === undefined ? [] : unprofiledThreads(measured),
+  };
 }
 
 /** µs over the pages as ms per 1,000 pages. */
@@ -370,6 +428,14 @@ export function formatStageReport(report: StageReport, indent = '  '): string {
   const apart = (label: string, us: (t: StageReport['threads'][number]) => number): string =>
     `${label.padEnd(22)}${''.padStart(12)}${''.padStart(7)}${report.threads.map((t) => perThousandPages(us(t), pages).padStart(threadWidth)).join('')}`;
   lines.push(apart('start-up (not counted)', (t) => t.startUpUs));
-  lines.push(apart('idle (not counted)', (t) => t.idleUs));
+  lines.push(apart('idle (sampled, apart)', (t) => t.idleUs));
+  if (report.unprofiled.length > 0) {
+    lines.push(`threads no profile sees (CPU ms/1k pages, start-up included): ${report.unprofiled.map(({ kind, us }) => `${kind} ${perThousandPages(us, pages)}`).join(', ')}`);
+  }
+  lines.push(
+    report.measured
+      ? "each thread's time is its CPU time as the kernel counted it, shared among the stages as its samples are"
+      : "each thread's time is its samples' count times the sampling interval (no measure of the threads' CPU time)",
+  );
   return lines.map((line) => `${indent}${line}`).join('\n');
 }

@@ -69,6 +69,22 @@ describe('attributeProfile', () => {
   });
 });
 
+describe('attributeProfile on a thread that waited for a core', () => {
+  it("counts each sample as the profile's usual interval, not the gap to the next one, which holds the wait", () => {
+    const profile: CpuProfile = {
+      nodes: [frame(1, '(root)', '', [2, 3]), frame(2, 'extractHtml', `${DIST}/parse/extract-html.js`), frame(3, 'insertLink', `${DIST}/store/page-store.js`)],
+      samples: [2, 3, 3],
+      // Off the core for 9 ms after the first sample.
+      timeDeltas: [1000, 9000, 1000],
+      startTime: 0,
+      endTime: 12_000,
+    };
+    const { byStage } = attributeProfile(profile, sourceLines);
+    assert.equal(ms(byStage, 'parse'), 1);
+    assert.equal(ms(byStage, 'store'), 2);
+  });
+});
+
 describe('readThreadStages and stageReport', () => {
   it('names the threads from their files, takes the profiles of one thread together, and sums each stage over the threads, idle left out', () => {
     const dir = mkdtempSync(join(tmpdir(), 'forager-stage-profile-'));
@@ -105,5 +121,26 @@ describe('readThreadStages and stageReport', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("sets each thread's time to its measured CPU time, shared as its samples are, and reports the threads no profile covers", () => {
+    const threads = [
+      { thread: 'main', times: attributeProfile(mainThread(), sourceLines) },
+      { thread: 'parse worker', times: attributeProfile({ nodes: [frame(1, '(root)', '', [2]), frame(2, 'extractHtml', `${DIST}/parse/extract-html.js`)], samples: [2, 2], timeDeltas: [1000, 1000], startTime: 0, endTime: 3000 }, sourceLines) },
+    ];
+    const measured = [
+      { tid: 10, name: 'MainThread', cpuMs: 26 },
+      { tid: 11, name: 'V8Worker', cpuMs: 5 },
+      { tid: 12, name: 'libuv-worker', cpuMs: 3 },
+      { tid: 13, name: 'WorkerThread', cpuMs: 1 },
+    ];
+    const report = stageReport(threads, 1, measured);
+    assert.equal(report.measured, true);
+    // The main thread's 13 sampled ms (idle apart) are 26 ms of CPU: each stage doubles; idle stays as sampled.
+    assert.deepEqual(report.rows.find((row) => row.stage === 'full-text index')?.byThread, [6000, 0]);
+    assert.deepEqual(report.rows.find((row) => row.stage === 'parse')?.byThread, [6000, 1000]);
+    assert.deepEqual(report.threads.map((t) => [t.busyUs, t.idleUs]), [[26_000, 3000], [1000, 0]]);
+    assert.deepEqual(report.unprofiled, [{ kind: "V8's helpers (GC, compiler)", us: 5000 }, { kind: "libuv's pool", us: 3000 }]);
+    assert.equal(stageReport(threads, 1, measured.slice(0, 3)).measured, false, 'no WorkerThread for the parse worker: the samples stand');
   });
 });
