@@ -771,6 +771,7 @@ function profileFigures(profile: StageProfile): Record<string, number | undefine
   if (parse === undefined || workerAt === -1 || (parse.byThread[workerAt] ?? 0) === 0) {
     throw new ForagerError('BENCH_CHILD', 'the profiled crawl has no parse time on a parse worker: its workers were not profiled', { threads: report.threads });
   }
+  if (profile.fullText.pages === 0) throw new ForagerError('BENCH_CHILD', 'the full-text index was rebuilt from no page of the profiled crawl', { fullText: profile.fullText });
   if (process.platform === 'linux' && !report.measured) {
     throw new ForagerError('BENCH_CHILD', "the profiled crawl's threads were not measured (report-thread-cpu.ts)", { threads: report.threads, threadCpu: profile.threadCpu });
   }
@@ -779,6 +780,8 @@ function profileFigures(profile: StageProfile): Record<string, number | undefine
     profiledCpuMsPer1000Pages: report.busyUs / profile.pages,
     profiledThreads: report.threads.length,
     profiledThreadsMeasured: report.measured ? 1 : 0,
+    fullTextReplayedPages: profile.fullText.pages,
+    fullTextCommitMsPer1000Pages: (1000 * profile.fullText.commitMs) / profile.fullText.pages,
   };
 }
 
