@@ -122,7 +122,8 @@ export const STAGE_RULES: readonly StageRule[] = [
   { stage: 'fetch', url: /^node:internal\/deps\/undici\// },
   { stage: 'fetch', url: CRAWLER('(net|robots)/') },
   { stage: 'fetch', url: CRAWLER('engine/(http-client|page-fetches|fetch-retries|request-gate|request-slots|host-state|robots-gate|cookie-sink)\\.') },
-  // Sockets and streams: on a crawler's threads, the responses' (the parse workers use neither).
+  // Sockets and streams: on the main thread, the responses'. A parse worker's few are those
+  // zlib's sync gzip builds around itself (compression's, counted here: some 10-20 ms a 1,000 pages).
   { stage: 'fetch', url: /^node:(net|tls|dns|_http_\w+|internal\/(stream_base_commons|streams\/|abort_controller|per_context\/domexception|net))/ },
   { stage: 'engine (other)', url: CRAWLER('(engine|cli)/') },
 ];
