@@ -2,6 +2,7 @@ import { parentPort, Worker, type ResourceLimits } from 'node:worker_threads';
 import { ForagerError } from '../errors.ts';
 import { freeWholeView } from '../memory/free-buffer.ts';
 import type { ResponseAnalysis, ResponseInput } from './analyse-response.ts';
+import { profilingFlags } from './profiling-flags.ts';
 
 /*
  * Worker threads that analyse responses, one job at a time each: the pool side (AnalysisPool)
@@ -190,8 +191,8 @@ export class AnalysisPool {
 
   #spawn(): PoolWorker {
     const { workerFile, resourceLimits } = this.#options;
-    // No execArgv: the parent's flags (say --input-type from a script) need not make sense for a worker.
-    const worker = new Worker(workerFile, { execArgv: [], resourceLimits: resourceLimits ?? { maxYoungGenerationSizeMb: 8 } });
+    // Only the profiling flags: the parent's others (say --input-type from a script) need not make sense for a worker.
+    const worker = new Worker(workerFile, { execArgv: profilingFlags(process.execArgv), resourceLimits: resourceLimits ?? { maxYoungGenerationSizeMb: 8 } });
     const entry: PoolWorker = { worker, job: undefined, timers: [], answered: false, ready: false };
     worker.on('message', (msg: WorkerMessage) => {
       entry.answered = true;
