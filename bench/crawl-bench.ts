@@ -35,6 +35,7 @@ import { UrlRules } from '../crawler/url/url-rules.ts';
 import { formatStageReport, readThreadStages, stageReport, type StageReport } from './support/stage-profile.ts';
 import { PROFILER_THREAD, threadCpuOf, type ThreadCpu } from './support/thread-cpu.ts';
 import { replayFullTextIndex, type FullTextReplay } from './support/fts-replay.ts';
+import { TEXT_INDEX_BATCH_PAGES } from '../crawler/store/text-index-queue.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const PEER_SCRIPT = join(REPO_ROOT, 'bench', 'peers', 'crawlee-crawl.ts');
@@ -511,7 +512,7 @@ function formatProfiles(summary: SiteSummary): string[] {
     const fts = profile.fullText;
     const perThousand = (ms: number): string => formatNumber(fts.pages > 0 ? (1000 * ms) / fts.pages : 0, 0);
     lines.push(
-      `    full-text index built again apart, ${fts.pages} pages one transaction each, CPU ms/1k pages: inserts ${perThousand(fts.insertMs)}, commits ${perThousand(fts.commitMs)} (empty transactions' ${perThousand(fts.emptyCommitMs)}); the commits' part is inside "store commit" above`,
+      `    full-text index built again apart, ${fts.pages} pages in batches of ${TEXT_INDEX_BATCH_PAGES} as a crawl writes them, CPU ms/1k pages: inserts ${perThousand(fts.insertMs)}, commits ${perThousand(fts.commitMs)} (empty transactions' ${perThousand(fts.emptyCommitMs)}); the commits' part is inside "store commit" above`,
     );
     if (profile.orderingMs !== undefined) {
       lines.push(`    the engine's own clock on judging and ordering (orderingMs, wall time): ${formatNumber((1000 * profile.orderingMs) / profile.pages, 0)} ms/1k pages`);

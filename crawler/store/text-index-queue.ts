@@ -2,7 +2,7 @@ import { writeTransaction, type Db } from './database.ts';
 
 /*
  * The full-text index of a crawl's new pages, written in batches. A page's text goes into
- * pages_fts when `MAX_PAGES` pages wait (inside the transaction of the page that filled the
+ * pages_fts when `TEXT_INDEX_BATCH_PAGES` pages wait (inside the transaction of the page that filled the
  * batch) or `MAX_DELAY_MS` after the first of them (in a transaction of its own). Indexed a
  * page at a time, FTS5 wrote a segment of its own per page: a third of the bytes each page's
  * commit wrote to the WAL, and as much CPU as the page's other rows.
@@ -14,7 +14,8 @@ import { writeTransaction, type Db } from './database.ts';
  * shard's fence) may do that: another process might index what the run still holds.
  */
 
-const MAX_PAGES = 32;
+/** Pages whose text is indexed together (a benchmark replays the index in batches this size). */
+export const TEXT_INDEX_BATCH_PAGES = 32;
 const MAX_DELAY_MS = 1000;
 
 interface WaitingText {
@@ -40,7 +41,7 @@ export class TextIndexQueue {
   /** A page's text, to index with the next batch; called inside the page's own transaction. */
   add(seq: number, title: string, text: string): void {
     this.#waiting.push({ seq, title, text });
-    if (this.#waiting.length >= MAX_PAGES) this.flush();
+    if (this.#waiting.length >= TEXT_INDEX_BATCH_PAGES) this.flush();
     else this.#timer ??= setTimeout(() => this.#flushAlone(), MAX_DELAY_MS);
   }
 
