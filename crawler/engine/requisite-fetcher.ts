@@ -13,6 +13,11 @@ const MAX_PAGES_AT_ONCE = 8;
 const BACKLOG = 64;
 /** Stylesheets whose references are remembered: a site's pages share a few, and each was parsed again for every page. */
 const REMEMBERED_STYLESHEETS = 1024;
+/**
+ * Requisites known to be stored, remembered: a site's pages share their stylesheets, scripts
+ * and icons, and asking the collection again for each page read each one's body back.
+ */
+const REMEMBERED_REQUISITES = 4096;
 
 /**
  * Fetches what a stored page needs to be shown as it was: its stylesheets, icons and images,
@@ -30,6 +35,8 @@ export class RequisiteFetcher {
   readonly #waiting: (() => void)[] = [];
   /** A stored stylesheet's URL → the URLs it refers to, resolved. */
   readonly #stylesheetReferences = new Map<string, string[]>();
+  /** Requisites stored (by this run or an earlier one) → whether each is a stylesheet. */
+  readonly #storedRequisites = new Map<string, boolean>();
 
   constructor(fetch: SubresourceFetcher, store: RenderStore, mode: RequisiteMode, signal: AbortSignal) {
     this.#fetch = fetch;
@@ -60,10 +67,18 @@ export class RequisiteFetcher {
       const fetchOne = async (url: string, depth: number): Promise<void> => {
         if (seen.has(url) || this.#signal.aborted || !this.#inScope(url, pageUrl)) return;
         seen.add(url);
+        const references = this.#storedRequisites.get(url) === true ? this.#stylesheetReferences.get(url) : undefined;
+        if (this.#storedRequisites.get(url) === false || references !== undefined) {
+          stored.push(url);
+          if (depth < MAX_CSS_DEPTH) for (const ref of references ?? []) await fetchOne(ref, depth + 1);
+          return;
+        }
         const outcome = await this.#fetch(url, pageUrl, this.#signal, { anyHost: this.#mode === 'all' }).catch(() => undefined);
         if (outcome?.kind !== 'response' || outcome.response.status >= 400) return;
         stored.push(url);
-        if (depth >= MAX_CSS_DEPTH || !/\bcss\b/i.test(outcome.response.headers['content-type'] ?? '')) return;
+        const stylesheet = /\bcss\b/i.test(outcome.response.headers['content-type'] ?? '');
+        this.#rememberStored(url, stylesheet);
+        if (depth >= MAX_CSS_DEPTH || !stylesheet) return;
         for (const ref of this.#referencesOf(url, outcome.response.body)) await fetchOne(ref, depth + 1);
       };
       const base = effectiveBase(requisites.pageUrl, requisites.baseHref);
@@ -82,6 +97,11 @@ export class RequisiteFetcher {
         this.#waiting.shift()?.();
       }
     }
+  }
+
+  #rememberStored(url: string, stylesheet: boolean): void {
+    if (this.#storedRequisites.size >= REMEMBERED_REQUISITES) this.#storedRequisites.clear();
+    this.#storedRequisites.set(url, stylesheet);
   }
 
   /** The URLs a stylesheet refers to, resolved against it; remembered, as the same few serve every page of a site. */
