@@ -5,6 +5,7 @@ import type { UrlHint } from '../../parse/url-kind.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from '../strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../../protocol/explanation.ts';
 import { capacityFor } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
 import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS, URL_TERMS } from './features.ts';
@@ -132,7 +133,9 @@ class FocusedStrategy implements OrderingStrategy {
   readonly #changes = new ChangeSet();
   readonly #x = new Float64Array(FEATURE_COUNT);
   readonly #heldAtZero: readonly number[];
-  #dirty: number[] = [];
+  /** URLs to re-score at the end of the event, #dirtyCount of them. */
+  #dirty = new Int32Array(1024);
+  #dirtyCount = 0;
   #children = new Int32Array(1024);
   /** Reused by each fetched page to drop its repeated links. */
   readonly #seenChild = new Set<number>();
@@ -239,7 +242,7 @@ class FocusedStrategy implements OrderingStrategy {
     this.#updateSiblings(id, grade);
     this.#templates.record(id, urls.templateGrade(id));
     this.#sites.record(id, grade);
-    this.#templates.forEachMoved(id, this.#frozen.meanGrade, (url) => this.#touch(url));
+    this.#templates.forEachMoved(id, this.#frozen.meanGrade, this.#touchUnfetched);
 
     this.#maybeStartEpoch();
     this.#sweep();
@@ -354,7 +357,7 @@ class FocusedStrategy implements OrderingStrategy {
     const delta = urls.templateGrade(page) - before;
     if (delta === 0) return;
     this.#templates.regrade(page, delta);
-    this.#templates.forEachMoved(page, this.#frozen.meanGrade, (url) => this.#touch(url));
+    this.#templates.forEachMoved(page, this.#frozen.meanGrade, this.#touchUnfetched);
   }
 
   /**
@@ -481,18 +484,30 @@ class FocusedStrategy implements OrderingStrategy {
     }
   }
 
+  /** Touches a URL still to be fetched; false for a fetched one, which no re-score concerns again. */
+  readonly #touchUnfetched = (id: number): boolean => {
+    if (this.#urls.has(id, FETCHED)) return false;
+    this.#touch(id);
+    return true;
+  };
+
   #touch(id: number): void {
     if (this.#urls.has(id, DIRTY)) return;
     this.#urls.set(id, DIRTY);
-    this.#dirty.push(id);
+    if (this.#dirtyCount === this.#dirty.length) this.#dirty = enlarge(this.#dirty, 2 * this.#dirty.length);
+    this.#dirty[this.#dirtyCount++] = id;
   }
 
   #flushDirty(): void {
-    for (const id of this.#dirty) {
+    // In id order, a page's hundreds of re-scores (a folder, siblings) read the per-URL columns
+    // in runs rather than a cache miss each; a score depends on no other, so any order does.
+    const dirty = this.#dirty.subarray(0, this.#dirtyCount).sort();
+    for (let k = 0; k < dirty.length; k++) {
+      const id = dirty[k] as number;
       this.#urls.clear(id, DIRTY);
       this.#refresh(id);
     }
-    this.#dirty.length = 0;
+    this.#dirtyCount = 0;
   }
 
   #refresh(id: number): void {
