@@ -41,7 +41,9 @@ import type { DocumentType } from '../../parse/documents/document-facts.ts';
  * towards a share of that grade (delayed-credit.ts). Scoring uses the weights frozen at
  * the start of an epoch, so one page does not move every priority: an epoch ends after
  * round(fetched / 8) pages, clamped to [MIN_EPOCH, MAX_EPOCH], and every known URL is
- * re-scored with the new weights in a lap spread over the next half epoch.
+ * re-scored with the new weights in a lap spread over the next half epoch. With more than
+ * 16,384 known URLs the cap grows with them (LAP_PER_PAGE), so that the lap's cost per page
+ * stays bounded: a crawl of a million URLs re-scores each one per epoch, not per 128 pages.
  *
  * Incremental updates, bounded per page: fetched(P) re-scores P's children (parents, hot
  * distance), the children of P's stored parents (siblings) and, when the rounded yield of
@@ -96,6 +98,12 @@ const MAX_CHILDREN = 512;
 const MIN_EPOCH = 8;
 const MAX_EPOCH = 256;
 const EPOCH_GROWTH = 8;
+/**
+ * The re-score lap visits every known id in half an epoch. Past MAX_EPOCH × LAP_PER_PAGE / 2
+ * known ids (16,384), the cap on an epoch's length grows with them, so the lap costs at most
+ * this many ids a page however large the frontier, instead of a share of the frontier per page.
+ */
+const LAP_PER_PAGE = 128;
 /** A user's label counts as this many of the judge's verdicts. */
 const LABEL_WEIGHT = 5;
 
@@ -454,7 +462,8 @@ class FocusedStrategy implements OrderingStrategy {
 
   #maybeStartEpoch(): void {
     const since = ++this.#pagesSinceEpoch;
-    const length = Math.min(MAX_EPOCH, Math.max(MIN_EPOCH, Math.round(this.#fetchedPages / EPOCH_GROWTH)));
+    const longest = Math.max(MAX_EPOCH, Math.ceil((2 * this.#urls.end) / LAP_PER_PAGE));
+    const length = Math.min(longest, Math.max(MIN_EPOCH, Math.round(this.#fetchedPages / EPOCH_GROWTH)));
     if (since < length) return;
     this.#previous = this.#frozen;
     this.#frozen = {
