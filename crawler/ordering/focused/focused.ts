@@ -18,7 +18,7 @@ import { MAX_TERMS, QueryMatcher } from './query-matcher.ts';
 import { TemplateStats } from './template-stats.ts';
 import { SiteYields } from './site-yields.ts';
 import { smoothedYield } from './yields.ts';
-import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
+import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, LISTED, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
 import type { DocumentType } from '../../parse/documents/document-facts.ts';
 
 /*
@@ -145,8 +145,6 @@ class FocusedStrategy implements OrderingStrategy {
   #dirty = new Int32Array(1024);
   #dirtyCount = 0;
   #children = new Int32Array(1024);
-  /** Reused by each fetched page to drop its repeated links. */
-  readonly #seenChild = new Set<number>();
   /** The judge's grade of each labelled page, restored when its label is cleared. */
   readonly #judgedGrade = new Map<number, number>();
 
@@ -375,18 +373,18 @@ class FocusedStrategy implements OrderingStrategy {
   #collectChildren(page: number, outlinks: readonly number[], grade: number, hot: boolean): number {
     if (outlinks.length > this.#children.length) this.#children = new Int32Array(capacityFor(this.#children.length, outlinks.length));
     const urls = this.#urls;
-    const seen = this.#seenChild;
-    seen.clear();
     let n = 0;
     for (const child of outlinks) {
-      if (child === page || seen.has(child)) continue;
-      seen.add(child);
+      if (child === page) continue;
+      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
+      if (urls.has(child, LISTED)) continue;
+      urls.set(child, LISTED);
       this.#children[n++] = child;
     }
     const lent = this.#lentGrade(grade, n);
     for (let k = 0; k < n; k++) {
       const child = this.#children[k] as number;
-      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
+      urls.clear(child, LISTED);
       this.#graph.addParent(child, page);
       urls.addParent(child, lent);
       if (urls.has(child, FETCHED)) {

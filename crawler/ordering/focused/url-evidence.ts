@@ -23,6 +23,8 @@ export const KNOWN = 128;
 export const DIRTY = 256;
 /** A seed the user gave. */
 export const SEED = 512;
+/** On the outlinks of the page being fetched, already taken once (cleared when they are collected). */
+export const LISTED = 1024;
 
 const MAX_URL_WORDS = 8;
 
