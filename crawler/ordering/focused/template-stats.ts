@@ -26,11 +26,12 @@ export class TemplateStats {
   /** The yield at which the template's URLs were last re-scored. */
   #announced = new Float32Array(256);
   /**
-   * Per template: its rounded yield as of the mean grade beside it (NaN: none yet), read by
-   * every URL of the template each time one is scored until a page of it is fetched.
+   * Per template: its rounded yield as of the mean grade beside it (0: none yet; a crawl's
+   * mean grade counts a prior page of 0.5, so it is never 0), read by every URL of the
+   * template each time one is scored until a page of it is fetched.
    */
   #yieldOf = new Float64Array(256);
-  #yieldMean = new Float64Array(256).fill(Number.NaN);
+  #yieldMean = new Float64Array(256);
   /** Per template: its latest node + 1 (0: none). */
   #head = new Int32Array(256);
   /**
@@ -77,7 +78,7 @@ export class TemplateStats {
       if (key < 0) continue;
       this.#fetched[key]! += pages;
       this.#gradeSum[key]! += grade;
-      this.#yieldMean[key] = Number.NaN;
+      this.#yieldMean[key] = 0;
     }
   }
 
@@ -139,7 +140,7 @@ export class TemplateStats {
 
   #yield(key: number, meanGrade: number): number {
     if (key < 0) return 0;
-    if (this.#yieldMean[key] === meanGrade) return this.#yieldOf[key] as number;
+    if (meanGrade !== 0 && this.#yieldMean[key] === meanGrade) return this.#yieldOf[key] as number;
     const y = smoothedYield(this.#fetched[key] as number, this.#gradeSum[key] as number, meanGrade);
     const rounded = Math.fround(Math.round(y / YIELD_STEP) * YIELD_STEP);
     this.#yieldOf[key] = rounded;
@@ -155,7 +156,7 @@ export class TemplateStats {
       this.#gradeSum = enlarge(this.#gradeSum, capacity);
       this.#announced = enlarge(this.#announced, capacity);
       this.#yieldOf = enlarge(this.#yieldOf, capacity);
-      this.#yieldMean = enlarge(this.#yieldMean, capacity, Number.NaN);
+      this.#yieldMean = enlarge(this.#yieldMean, capacity);
       this.#head = enlarge(this.#head, capacity);
     }
     return key;
