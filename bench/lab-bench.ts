@@ -2,8 +2,10 @@
  * Lab benchmark: replays a synthetic 1,000,000-page graph (sites of 500 pages, 20–60
  * links a page, hot pages clustered in topical sites that link to each other; see
  * crawler/lab/synthetic.ts) through virtualCrawl, and reports link events processed per
- * second and peak RSS, medians over the runs. Target: ≥ 500,000 links/s. Each run is a
- * child process, so its peak RSS is its own; the graph is built before the clock starts.
+ * second (by the wall clock, and per CPU second beside it: on a loaded machine the wall clock
+ * says more about the other work) and peak RSS, medians over the runs. Targets: ≥ 500,000
+ * links/s, and for focused ≥ 1,000,000 links/s on 1,000,000 pages. Each run is a child
+ * process, so its peak RSS is its own; the graph is built before the clock starts.
  *
  *   npx node bench/lab-bench.ts [--pages 1000000] [--runs 3] [--strategies bfs,fpr] [--budget 1] [--json]
  *   npx node bench/lab-bench.ts --smoke   (20,000 pages, one run each; see support/smoke.ts)
@@ -43,6 +45,9 @@ interface RunResult {
   linksProcessed: number;
   seconds: number;
   linksPerSecond: number;
+  /** The replay's CPU time (user + system): on a machine other work loads, it moves less than the wall clock. */
+  cpuSeconds: number;
+  linksPerCpuSecond: number;
   generateSeconds: number;
   graphRssMB: number;
   peakRssMB: number;
@@ -54,7 +59,10 @@ function runChild(strategy: string): RunResult {
   const graph = syntheticLabGraph({ pages: PAGES });
   const generateSeconds = (performance.now() - generateStarted) / 1000;
   const graphRssMB = process.memoryUsage().rss / MB;
+  const cpuBefore = process.cpuUsage();
   const crawl = virtualCrawl(graph, createStrategy(strategy, { query: SYNTHETIC_QUERY, randomSeed: 1 }), Math.round(BUDGET * graph.pageCount));
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   const pst: Record<string, number | null> = {};
   for (const b of evaluateBudgets(graph, crawl, [0.05, 0.1, 0.2, 0.4].filter((x) => x <= BUDGET))) pst[String(b.budget)] = b.pst;
   return {
@@ -65,6 +73,8 @@ function runChild(strategy: string): RunResult {
     linksProcessed: crawl.linksProcessed,
     seconds: crawl.seconds,
     linksPerSecond: crawl.linksProcessed / crawl.seconds,
+    cpuSeconds,
+    linksPerCpuSecond: crawl.linksProcessed / cpuSeconds,
     generateSeconds,
     graphRssMB,
     // maxRSS is in kilobytes.
@@ -95,7 +105,8 @@ async function main(): Promise<void> {
       const run = json as unknown as RunResult;
       runs.push(run);
       process.stderr.write(
-        `${strategy} run ${r + 1}: ${Math.round(run.linksPerSecond).toLocaleString('en')} links/s, ${run.seconds.toFixed(1)} s, ` +
+        `${strategy} run ${r + 1}: ${Math.round(run.linksPerSecond).toLocaleString('en')} links/s, ${run.seconds.toFixed(1)} s ` +
+          `(${Math.round(run.linksPerCpuSecond).toLocaleString('en')} links per CPU second), ` +
           `peak RSS ${run.peakRssMB.toFixed(0)} MB (graph alone ${run.graphRssMB.toFixed(0)} MB)\n`,
       );
     }
@@ -108,6 +119,7 @@ async function main(): Promise<void> {
       linksProcessed: first.linksProcessed,
       medianSeconds: median(runs.map((r) => r.seconds)),
       medianLinksPerSecond: Math.round(median(runs.map((r) => r.linksPerSecond))),
+      medianLinksPerCpuSecond: Math.round(median(runs.map((r) => r.linksPerCpuSecond))),
       medianPeakRssMB: Math.round(median(runs.map((r) => r.peakRssMB))),
       medianGraphRssMB: Math.round(median(runs.map((r) => r.graphRssMB))),
       medianGenerateSeconds: median(runs.map((r) => r.generateSeconds)),
@@ -119,10 +131,11 @@ async function main(): Promise<void> {
     .map(
       (s) =>
         `${s.strategy.padEnd(9)} ${s.medianLinksPerSecond.toLocaleString('en').padStart(11)} links/s  ${s.medianSeconds.toFixed(1).padStart(6)} s  ` +
+          `${s.medianLinksPerCpuSecond.toLocaleString('en').padStart(11)} links/CPU s  ` +
         `peak RSS ${String(s.medianPeakRssMB).padStart(5)} MB  PST ${Object.entries(s.pst).map(([b, p]) => `${b}:${p?.toFixed(3)}`).join(' ')}`,
     )
     .join('\n');
-  const header = `lab: ${PAGES.toLocaleString('en')} pages, budget ${BUDGET}, medians of ${RUNS} runs (target ≥ 500,000 links/s)`;
+  const header = `lab: ${PAGES.toLocaleString('en')} pages, budget ${BUDGET}, medians of ${RUNS} runs (targets ≥ 500,000 links/s; focused ≥ 1,000,000)`;
   if (values.json) {
     process.stderr.write(`${header}\n${table}\n`);
     process.stdout.write(`${JSON.stringify({ pages: PAGES, budget: BUDGET, runs: RUNS, results: summary }, null, 2)}\n`);

@@ -38,6 +38,17 @@ export class LabHeap {
     else if (priority < old) this.#siftDown(slot, priority, seq);
   }
 
+  /**
+   * Moves an existing entry up when `priority` is above its key, and leaves it alone
+   * otherwise: a key that is too high only makes the entry come out early, where the
+   * caller, reading the current priority against poppedPriority, puts it back. Most
+   * re-scores lower a priority, and a lowered entry sifts down the whole heap.
+   */
+  raise(seq: number, priority: number): void {
+    const slot = this.#slot[seq] as number;
+    if (slot !== -1 && priority > (this.#priority[slot] as number)) this.#siftUp(slot, priority, seq);
+  }
+
   /** Removes the best entry and returns its discovery number (its priority goes to poppedPriority); −1 when empty. */
   pop(): number {
     if (this.#size === 0) return -1;

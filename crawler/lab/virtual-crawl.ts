@@ -70,9 +70,12 @@ export function virtualCrawl(graph: LabGraph, strategy: OrderingStrategy, budget
   let unavailable = 0;
   let links = 0;
 
+  // A lowered priority stays at its old key until the entry comes out of the heap, where
+  // the loop below reads the current one and puts it back: every entry's key is then at
+  // least its priority, so the first entry whose key is current is the best overall.
   const requeueChanged = (): void => {
     for (const id of strategy.takeChanged()) {
-      if (id >= 0 && id < n && state[id] === WAITING) heap.set(seqOf[id] as number, strategy.priority(id));
+      if (id >= 0 && id < n && state[id] === WAITING) heap.raise(seqOf[id] as number, strategy.priority(id));
     }
   };
 

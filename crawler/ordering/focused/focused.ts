@@ -5,6 +5,7 @@ import type { UrlHint } from '../../parse/url-kind.ts';
 import type { LinkEvent, OrderingContext, OrderingStrategy, PageVerdict } from '../strategy.ts';
 import type { PriorityExplanation, SignalExplanation } from '../../protocol/explanation.ts';
 import { capacityFor } from '../columns.ts';
+import { enlarge } from '../../memory/enlarge.ts';
 import { DELAYED_WEIGHT, DISCOUNT, PastFeatures } from './delayed-credit.ts';
 import { ExpansionTerms } from './expansion.ts';
 import { ALL_FEATURES, ANCHOR_TERMS, F, FEATURE_COUNT, FEATURES, PRIOR_WEIGHTS, URL_TERMS } from './features.ts';
@@ -17,7 +18,7 @@ import { MAX_TERMS, QueryMatcher } from './query-matcher.ts';
 import { TemplateStats } from './template-stats.ts';
 import { SiteYields } from './site-yields.ts';
 import { smoothedYield } from './yields.ts';
-import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
+import { CHANGED, DIRTY, DOWNLOAD, FETCHED, HOT, HUB, KNOWN, LISTED, ODD_EPOCH, RESOURCE, SEED, UrlEvidence, urlWordTokens } from './url-evidence.ts';
 import type { DocumentType } from '../../parse/documents/document-facts.ts';
 
 /*
@@ -40,7 +41,9 @@ import type { DocumentType } from '../../parse/documents/document-facts.ts';
  * towards a share of that grade (delayed-credit.ts). Scoring uses the weights frozen at
  * the start of an epoch, so one page does not move every priority: an epoch ends after
  * round(fetched / 8) pages, clamped to [MIN_EPOCH, MAX_EPOCH], and every known URL is
- * re-scored with the new weights in a lap spread over the next half epoch.
+ * re-scored with the new weights in a lap spread over the next half epoch. With more than
+ * 16,384 known URLs the cap grows with them (LAP_PER_PAGE), so that the lap's cost per page
+ * stays bounded: a crawl of a million URLs re-scores each one per epoch, not per 128 pages.
  *
  * Incremental updates, bounded per page: fetched(P) re-scores P's children (parents, hot
  * distance), the children of P's stored parents (siblings) and, when the rounded yield of
@@ -95,6 +98,12 @@ const MAX_CHILDREN = 512;
 const MIN_EPOCH = 8;
 const MAX_EPOCH = 256;
 const EPOCH_GROWTH = 8;
+/**
+ * The re-score lap visits every known id in half an epoch. Past MAX_EPOCH × LAP_PER_PAGE / 2
+ * known ids (16,384), the cap on an epoch's length grows with them, so the lap costs at most
+ * this many ids a page however large the frontier, instead of a share of the frontier per page.
+ */
+const LAP_PER_PAGE = 128;
 /** A user's label counts as this many of the judge's verdicts. */
 const LABEL_WEIGHT = 5;
 
@@ -132,10 +141,10 @@ class FocusedStrategy implements OrderingStrategy {
   readonly #changes = new ChangeSet();
   readonly #x = new Float64Array(FEATURE_COUNT);
   readonly #heldAtZero: readonly number[];
-  #dirty: number[] = [];
+  /** URLs to re-score at the end of the event, #dirtyCount of them. */
+  #dirty = new Int32Array(1024);
+  #dirtyCount = 0;
   #children = new Int32Array(1024);
-  /** Reused by each fetched page to drop its repeated links. */
-  readonly #seenChild = new Set<number>();
   /** The judge's grade of each labelled page, restored when its label is cleared. */
   readonly #judgedGrade = new Map<number, number>();
 
@@ -239,7 +248,7 @@ class FocusedStrategy implements OrderingStrategy {
     this.#updateSiblings(id, grade);
     this.#templates.record(id, urls.templateGrade(id));
     this.#sites.record(id, grade);
-    this.#templates.forEachMoved(id, this.#frozen.meanGrade, (url) => this.#touch(url));
+    this.#templates.forEachMoved(id, this.#frozen.meanGrade, this.#touchUnfetched);
 
     this.#maybeStartEpoch();
     this.#sweep();
@@ -354,7 +363,7 @@ class FocusedStrategy implements OrderingStrategy {
     const delta = urls.templateGrade(page) - before;
     if (delta === 0) return;
     this.#templates.regrade(page, delta);
-    this.#templates.forEachMoved(page, this.#frozen.meanGrade, (url) => this.#touch(url));
+    this.#templates.forEachMoved(page, this.#frozen.meanGrade, this.#touchUnfetched);
   }
 
   /**
@@ -364,18 +373,18 @@ class FocusedStrategy implements OrderingStrategy {
   #collectChildren(page: number, outlinks: readonly number[], grade: number, hot: boolean): number {
     if (outlinks.length > this.#children.length) this.#children = new Int32Array(capacityFor(this.#children.length, outlinks.length));
     const urls = this.#urls;
-    const seen = this.#seenChild;
-    seen.clear();
     let n = 0;
     for (const child of outlinks) {
-      if (child === page || seen.has(child)) continue;
-      seen.add(child);
+      if (child === page) continue;
+      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
+      if (urls.has(child, LISTED)) continue;
+      urls.set(child, LISTED);
       this.#children[n++] = child;
     }
     const lent = this.#lentGrade(grade, n);
     for (let k = 0; k < n; k++) {
       const child = this.#children[k] as number;
-      if (!urls.has(child, KNOWN)) this.#add(child, '', false);
+      urls.clear(child, LISTED);
       this.#graph.addParent(child, page);
       urls.addParent(child, lent);
       if (urls.has(child, FETCHED)) {
@@ -451,7 +460,8 @@ class FocusedStrategy implements OrderingStrategy {
 
   #maybeStartEpoch(): void {
     const since = ++this.#pagesSinceEpoch;
-    const length = Math.min(MAX_EPOCH, Math.max(MIN_EPOCH, Math.round(this.#fetchedPages / EPOCH_GROWTH)));
+    const longest = Math.max(MAX_EPOCH, Math.ceil((2 * this.#urls.end) / LAP_PER_PAGE));
+    const length = Math.min(longest, Math.max(MIN_EPOCH, Math.round(this.#fetchedPages / EPOCH_GROWTH)));
     if (since < length) return;
     this.#previous = this.#frozen;
     this.#frozen = {
@@ -481,18 +491,30 @@ class FocusedStrategy implements OrderingStrategy {
     }
   }
 
+  /** Touches a URL still to be fetched; false for a fetched one, which no re-score concerns again. */
+  readonly #touchUnfetched = (id: number): boolean => {
+    if (this.#urls.has(id, FETCHED)) return false;
+    this.#touch(id);
+    return true;
+  };
+
   #touch(id: number): void {
     if (this.#urls.has(id, DIRTY)) return;
     this.#urls.set(id, DIRTY);
-    this.#dirty.push(id);
+    if (this.#dirtyCount === this.#dirty.length) this.#dirty = enlarge(this.#dirty, 2 * this.#dirty.length);
+    this.#dirty[this.#dirtyCount++] = id;
   }
 
   #flushDirty(): void {
-    for (const id of this.#dirty) {
+    // In id order, a page's hundreds of re-scores (a folder, siblings) read the per-URL columns
+    // in runs rather than a cache miss each; a score depends on no other, so any order does.
+    const dirty = this.#dirty.subarray(0, this.#dirtyCount).sort();
+    for (let k = 0; k < dirty.length; k++) {
+      const id = dirty[k] as number;
       this.#urls.clear(id, DIRTY);
       this.#refresh(id);
     }
-    this.#dirty.length = 0;
+    this.#dirtyCount = 0;
   }
 
   #refresh(id: number): void {
@@ -507,12 +529,61 @@ class FocusedStrategy implements OrderingStrategy {
     }
   }
 
-  /** The URL's priority with the current epoch's model, noting which epoch that is. */
+  /**
+   * The URL's priority with the current epoch's model, noting which epoch that is. It is the
+   * model's score of #features, to the bit: w·x summed in feature order, then the URL words'
+   * weights; a feature that is 0 adds nothing and is skipped, so most of a URL's features
+   * cost neither a write nor a multiplication (a crawl re-scores a few URLs per link).
+   */
   #score(id: number): number {
     const urls = this.#urls;
-    if (this.#frozen.epoch % 2 === 1) urls.set(id, ODD_EPOCH);
+    const model = this.#frozen;
+    if (model.epoch % 2 === 1) urls.set(id, ODD_EPOCH);
     else urls.clear(id, ODD_EPOCH);
-    return this.#model.score(this.#features(id, this.#frozen), urls.tokens(id), this.#frozen.weights, this.#frozen.sparse);
+    if (this.#heldAtZero.length > 0) return this.#model.score(this.#features(id, model), urls.tokens(id), model.weights, model.sparse);
+    const w = model.weights;
+    const mean = model.meanGrade;
+    const parents = urls.parents[id] as number;
+    const distance = this.#distance.of(id);
+    const flags = urls.flags[id] as number;
+    let z = 0;
+    z += w[F.bias] as number;
+    let v = urls.anchorBest(id);
+    if (v !== 0) z += (w[F.anchorBest] as number) * v;
+    v = urls.anchorSum[id] as number;
+    if (v !== 0) z += (w[F.anchorSum] as number) * Math.log1p(v);
+    v = urls.contextSum[id] as number;
+    if (v !== 0) z += (w[F.context] as number) * Math.log1p(v);
+    v = urls.urlMatch(id);
+    if (v !== 0) z += (w[F.url] as number) * v;
+    v = urls.indexBody(id);
+    if (v !== 0) z += (w[F.indexBody] as number) * v;
+    v = urls.indexTitle(id);
+    if (v !== 0) z += (w[F.indexTitle] as number) * v;
+    v = urls.expansion(id);
+    if (v !== 0) z += (w[F.expansion] as number) * v;
+    if (distance === 1) z += w[F.hotParent] as number;
+    if (distance === 2) z += w[F.nearHot] as number;
+    v = urls.parentGradeMax(id);
+    if (v !== 0) z += (w[F.parentMax] as number) * v;
+    v = parents === 0 ? 0 : (urls.parentGradeSum[id] as number) / parents;
+    if (v !== 0) z += (w[F.parentMean] as number) * v;
+    v = smoothedYield(urls.siblings[id] as number, urls.siblingGradeSum[id] as number, mean);
+    if (v !== 0) z += (w[F.siblings] as number) * v;
+    v = this.#templates.folderYield(id, mean);
+    if (v !== 0) z += (w[F.folder] as number) * v;
+    v = this.#sites.yieldOf(id, model.epoch);
+    if (v !== 0) z += (w[F.site] as number) * v;
+    v = this.#templates.copyYield(id, mean);
+    if (v !== 0) z += (w[F.copies] as number) * v;
+    if ((flags & HUB) !== 0) z += w[F.hub] as number;
+    if (parents !== 0) z += (w[F.inLinks] as number) * Math.log1p(parents);
+    if ((flags & DOWNLOAD) !== 0) z += w[F.download] as number;
+    if ((flags & RESOURCE) !== 0) z += w[F.resource] as number;
+    if ((flags & SEED) !== 0) z += w[F.seed] as number;
+    for (let terms = urls.anchorTerms[id] as number, i = 0; terms !== 0; terms >>= 1, i++) if ((terms & 1) !== 0) z += w[ANCHOR_TERMS + i] as number;
+    for (let terms = urls.urlTerms[id] as number, i = 0; terms !== 0; terms >>= 1, i++) if ((terms & 1) !== 0) z += w[URL_TERMS + i] as number;
+    return z + urls.tokenWeightSum(id, model.sparse);
   }
 
   // --- Features --------------------------------------------------------------------------

@@ -15,7 +15,9 @@ export const YIELD_STEP = 0.05;
 /**
  * What the crawl has seen of each URL template: fetched pages and the sum of their grades,
  * and, per template, the URLs that have it, chained through flat arrays (node = url·SLOTS
- * + slot) so a template's unfetched URLs can be re-scored when its yield moves.
+ * + slot) so a template's unfetched URLs can be re-scored when its yield moves. A URL the
+ * caller says is done with (fetched) leaves the chains as they are walked: a site's folder
+ * would otherwise walk all its fetched pages each time its yield moved.
  */
 export class TemplateStats {
   readonly #keyOf = new KeyIndex();
@@ -23,6 +25,13 @@ export class TemplateStats {
   #gradeSum = new Float32Array(256);
   /** The yield at which the template's URLs were last re-scored. */
   #announced = new Float32Array(256);
+  /**
+   * Per template: its rounded yield as of the mean grade beside it (0: none yet; a crawl's
+   * mean grade counts a prior page of 0.5, so it is never 0), read by every URL of the
+   * template each time one is scored until a page of it is fetched.
+   */
+  #yieldOf = new Float64Array(256);
+  #yieldMean = new Float64Array(256);
   /** Per template: its latest node + 1 (0: none). */
   #head = new Int32Array(256);
   /**
@@ -69,6 +78,7 @@ export class TemplateStats {
       if (key < 0) continue;
       this.#fetched[key]! += pages;
       this.#gradeSum[key]! += grade;
+      this.#yieldMean[key] = 0;
     }
   }
 
@@ -90,15 +100,36 @@ export class TemplateStats {
     return best;
   }
 
-  /** Calls visit(url) for every URL of each of `page`'s templates whose rounded yield changed since they were last visited. */
-  forEachMoved(page: number, meanGrade: number, visit: (url: number) => void): void {
+  /**
+   * Calls visit(url) for every URL of each of `page`'s templates whose rounded yield changed
+   * since they were last visited. A URL for which visit returns false is dropped from the
+   * template's chain: it is never visited again.
+   */
+  forEachMoved(page: number, meanGrade: number, visit: (url: number) => boolean): void {
     for (let slot = 0; slot < SLOTS; slot++) {
       const key = this.#keyAt(page * SLOTS + slot);
       if (key < 0) continue;
       const y = this.#yield(key, meanGrade);
       if (y === this.#announced[key]) continue;
       this.#announced[key] = y;
-      for (let next = this.#head[key] as number; next > 0; next = this.#next[next - 1] as number) visit(Math.floor((next - 1) / SLOTS));
+      this.#walk(key, visit);
+    }
+  }
+
+  /** Visits the template's chain, unlinking the URLs visit gives up. */
+  #walk(key: number, visit: (url: number) => boolean): void {
+    const next = this.#next;
+    let previous = -1;
+    for (let node = (this.#head[key] as number) - 1; node >= 0; ) {
+      const following = (next[node] as number) - 1;
+      if (visit(Math.floor(node / SLOTS))) {
+        previous = node;
+      } else if (previous < 0) {
+        this.#head[key] = following + 1;
+      } else {
+        next[previous] = following + 1;
+      }
+      node = following;
     }
   }
 
@@ -109,8 +140,12 @@ export class TemplateStats {
 
   #yield(key: number, meanGrade: number): number {
     if (key < 0) return 0;
+    if (meanGrade !== 0 && this.#yieldMean[key] === meanGrade) return this.#yieldOf[key] as number;
     const y = smoothedYield(this.#fetched[key] as number, this.#gradeSum[key] as number, meanGrade);
-    return Math.fround(Math.round(y / YIELD_STEP) * YIELD_STEP);
+    const rounded = Math.fround(Math.round(y / YIELD_STEP) * YIELD_STEP);
+    this.#yieldOf[key] = rounded;
+    this.#yieldMean[key] = meanGrade;
+    return rounded;
   }
 
   #intern(hash: number): number {
@@ -120,6 +155,8 @@ export class TemplateStats {
       this.#fetched = enlarge(this.#fetched, capacity);
       this.#gradeSum = enlarge(this.#gradeSum, capacity);
       this.#announced = enlarge(this.#announced, capacity);
+      this.#yieldOf = enlarge(this.#yieldOf, capacity);
+      this.#yieldMean = enlarge(this.#yieldMean, capacity);
       this.#head = enlarge(this.#head, capacity);
     }
     return key;

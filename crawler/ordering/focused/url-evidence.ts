@@ -2,6 +2,7 @@ import { enlarge } from '../../memory/enlarge.ts';
 import { capacityFor } from '../columns.ts';
 import { SPARSE_SIZE } from './online-model.ts';
 import { identifierWords } from './query-matcher.ts';
+import type { SparseWeightReader } from './sparse-weights.ts';
 
 /*
  * What the focused strategy knows about each URL, in typed columns indexed by URL id (ids
@@ -22,6 +23,8 @@ export const KNOWN = 128;
 export const DIRTY = 256;
 /** A seed the user gave. */
 export const SEED = 512;
+/** On the outlinks of the page being fetched, already taken once (cleared when they are collected). */
+export const LISTED = 1024;
 
 const MAX_URL_WORDS = 8;
 
@@ -232,6 +235,15 @@ export class UrlEvidence {
     this.#tokenStart[id] = this.#tokensUsed;
     this.#tokenCount[id] = tokens.length;
     this.#tokensUsed += tokens.length;
+  }
+
+  /** The weights of the URL's word tokens summed, as sparseSum gives them, without a view of them. */
+  tokenWeightSum(id: number, sparse: SparseWeightReader): number {
+    const start = this.#tokenStart[id] as number;
+    const end = start + (this.#tokenCount[id] as number);
+    let z = 0;
+    for (let k = start; k < end; k++) z += sparse.weight(this.#tokenData[k] as number);
+    return z;
   }
 
   /** The URL's word tokens (a view: valid until the next setTokens). */

@@ -14,5 +14,16 @@ function logit(p: number): number {
  */
 export function smoothedYield(n: number, gradeSum: number, mean: number): number {
   if (n === 0) return 0;
-  return logit((gradeSum + PRIOR_PAGES * mean) / (n + PRIOR_PAGES)) - logit(mean);
+  return logit((gradeSum + PRIOR_PAGES * mean) / (n + PRIOR_PAGES)) - logitOfMean(mean);
+}
+
+/** logit(mean), remembered for the last mean asked: a crawl asks for one mean grade per epoch, a few times per link. */
+let lastMean = Number.NaN;
+let lastMeanLogit = 0;
+function logitOfMean(mean: number): number {
+  if (mean !== lastMean) {
+    lastMean = mean;
+    lastMeanLogit = logit(mean);
+  }
+  return lastMeanLogit;
 }

@@ -93,6 +93,18 @@ describe('LabHeap', () => {
     // (seq, priority): 0:3 1:1 2:3 3:2 4:1 5:4 6:2
     assert.deepEqual(out, [5, 0, 2, 3, 6, 1, 4]);
   });
+
+  it('raises an entry to a higher priority and leaves a lower one at its key, for the caller to find when it comes out', () => {
+    const heap = new LabHeap(10);
+    [3, 1, 2].forEach((p, seq) => heap.set(seq, p));
+    heap.raise(1, 5);
+    heap.raise(0, 0);
+    heap.raise(7, 9);
+    assert.equal(heap.size, 3, 'no entry made for an unknown discovery number');
+    assert.deepEqual([heap.pop(), heap.poppedPriority], [1, 5]);
+    assert.deepEqual([heap.pop(), heap.poppedPriority], [0, 3], 'the lowered entry keeps its key');
+    assert.deepEqual([heap.pop(), heap.poppedPriority], [2, 2]);
+  });
 });
 
 describe('virtualCrawl', () => {
@@ -219,6 +231,22 @@ describe('virtualCrawl', () => {
     };
     const crawl = virtualCrawl(graph, s, 6);
     assert.deepEqual(sourceOrder(graph, crawl.order), [1, 4, 3, 2, 5, 6]);
+  });
+
+  it('puts a URL whose reported priority dropped after the ones now above it', () => {
+    // Seed 1 → 2, 3, 4; 3 and 4 start above 2, and once 3 is fetched 4 drops below 2 (reported).
+    const graph = buildLabGraph({ seeds: [1], pages: new Map([[1, page(false, [2, 3, 4])], [2, page(false, [])], [3, page(false, [])], [4, page(false, [])]]) });
+    const v = (source: number): number => (graph.sourceIds as Float64Array).indexOf(source);
+    const s = new Scripted(new Map([[v(3), 3], [v(4), 2], [v(2), 1]]));
+    const inner = s.fetched.bind(s);
+    s.fetched = (p: PageVerdict): void => {
+      inner(p);
+      if (p.id === v(3)) {
+        s.priorities.set(v(4), 0);
+        s.changed.push(v(4));
+      }
+    };
+    assert.deepEqual(sourceOrder(graph, virtualCrawl(graph, s, 4).order), [1, 3, 2, 4]);
   });
 });
 

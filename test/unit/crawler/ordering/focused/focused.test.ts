@@ -309,4 +309,20 @@ describe('focused strategy: explain and incremental updates', () => {
     const changed = c.strategy.takeChanged();
     assert.ok(changed.length < 1000, `${changed.length} URLs re-scored for one page`);
   });
+
+  it('re-scores at most 128 URLs a page in the lap over a large frontier, however long the crawl', () => {
+    // 20,000 URLs known, each on its own host (no shared templates), none linked by a fetched page.
+    const strategy = createFocusedStrategy({ query: QUERY, randomSeed: 1 });
+    const known = 20_000;
+    for (let id = 0; id < known; id++) strategy.linked({ srcId: null, dstId: id, isNew: true, url: `http://h${id}.test/p.html`, depth: 1, anchor: '', context: '' });
+    let most = 0;
+    for (let id = 0; id < 3_000; id++) {
+      strategy.fetched({ id, relevance: 0, hot: false, grade: id % 4 === 0 ? 1 : 0, terms: [], outlinks: [] });
+      const changed = strategy.takeChanged().length;
+      // From 2,504 pages on, an epoch of fetched / 8 pages would be longer than MAX_EPOCH (256).
+      if (id >= 2_600) most = Math.max(most, changed);
+    }
+    assert.ok(most > 0, 'the lap ran');
+    assert.ok(most <= 128, `${most} URLs re-scored for one page`);
+  });
 });

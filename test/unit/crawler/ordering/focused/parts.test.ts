@@ -89,13 +89,27 @@ describe('URL templates', () => {
     assert.equal(t.copyYield(2, 0.3), 0, 'nothing fetched yet');
     t.record(1, 1);
     const visited: number[] = [];
-    t.forEachMoved(1, 0.3, (url) => visited.push(url));
+    t.forEachMoved(1, 0.3, (url) => visited.push(url) > 0);
     assert.deepEqual([...new Set(visited)].sort(), [1, 2], 'the page\'s folder (1) and the URLs of its copy template (1 and its French copy 2), no others');
     const y = t.copyYield(2, 0.3);
     assert.ok(y > 0 && Math.abs(y / YIELD_STEP - Math.round(y / YIELD_STEP)) < 1e-6, `${y} is a multiple of the step`);
     assert.equal(t.copyYield(3, 0.3), 0);
     t.regrade(1, -1);
     assert.ok(t.copyYield(2, 0.3) < 0, 'a label taking the grade back lowers the yield');
+  });
+
+  it('drop a URL from their chains once a walk gives it up', () => {
+    const t = new TemplateStats();
+    t.ensure(10);
+    for (const id of [1, 2, 3]) t.add(id, `http://d.test/en/${id}.html`);
+    t.record(2, 1);
+    const first: number[] = [];
+    t.forEachMoved(2, 0.3, (url) => first.push(url) > 0 && url !== 2);
+    assert.deepEqual([...new Set(first)].sort(), [1, 2, 3]);
+    t.record(3, 0);
+    const second: number[] = [];
+    t.forEachMoved(3, 0.3, (url) => second.push(url) > 0);
+    assert.deepEqual([...new Set(second)].sort(), [1, 3], 'the folder\'s walk no longer visits 2');
   });
 });
 
