@@ -36,7 +36,7 @@ export class PageStore {
     const seq = Number(info.lastInsertRowid);
     if (p.noindex || !(p.title || p.text)) return seq;
     if (this.#textIndex === undefined) this.#insertFts.run(seq, p.title ?? '', p.text ?? '');
-    else this.#textIndex.add(seq, p.title ?? '', p.text ?? '');
+    else this.#textIndex.added();
     return seq;
   }
 

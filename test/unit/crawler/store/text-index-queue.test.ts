@@ -115,6 +115,26 @@ it('after a kill, indexMissedPages indexes what the batch held, once, and only i
   c.intact();
 });
 
+it('a page whose transaction was rolled back is not indexed, and its seq taken again is indexed once', () => {
+  const c = collection((db) => new TextIndexQueue(db, (err) => assert.fail(String(err))));
+  c.store(1);
+  // The page's transaction fails after the page row was written (a later write refused, the epoch fence).
+  assert.throws(() =>
+    writeTransaction(c.db, () => {
+      c.store(2);
+      throw new Error('refused');
+    }),
+  );
+  const reused = c.store(3);
+  assert.equal(reused, 2, 'SQLite gives the rolled-back seq to the next page');
+  c.queue?.flush();
+  assert.equal(c.indexed(), 2);
+  assert.equal(c.hits('word2'), 0, 'the rolled-back page left nothing in the index');
+  assert.equal(c.hits('word3'), 1);
+  c.intact();
+  c.db.close();
+});
+
 it('without a queue, a page is indexed as it is stored (imports and merges)', () => {
   const c = collection();
   c.store(1);
