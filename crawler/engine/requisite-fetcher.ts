@@ -67,8 +67,9 @@ export class RequisiteFetcher {
       const fetchOne = async (url: string, depth: number): Promise<void> => {
         if (seen.has(url) || this.#signal.aborted || !this.#inScope(url, pageUrl)) return;
         seen.add(url);
-        const references = this.#storedRequisites.get(url) === true ? this.#stylesheetReferences.get(url) : undefined;
-        if (this.#storedRequisites.get(url) === false || references !== undefined) {
+        const storedStylesheet = this.#storedRequisites.get(url);
+        const references = storedStylesheet === true ? this.#stylesheetReferences.get(url) : undefined;
+        if (storedStylesheet === false || references !== undefined) {
           stored.push(url);
           if (depth < MAX_CSS_DEPTH) for (const ref of references ?? []) await fetchOne(ref, depth + 1);
           return;

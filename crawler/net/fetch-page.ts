@@ -346,10 +346,9 @@ async function readBody(source: Readable, codings: readonly ContentCoding[], lim
   for (let i = codings.length - 1; i >= 0; i--) decoders.push(new ContentDecoder(codings[i] as ContentCoding));
   const outermost = decoders[0] as ContentDecoder;
   const sink = new Collector(limits.maxDecodedBytes, 'too-large:decoded', true, truncate, () => outermost.consumed);
-  const stages: NodeJS.ReadWriteStream[] = [meter.passThrough(), ...decoders];
   let body: Buffer | undefined;
   try {
-    const truncated = await runToLimit([source, ...stages, sink]);
+    const truncated = await runToLimit(source, [meter.passThrough(), ...decoders], sink);
     body = sink.result();
     // A body that is one of zlib's output buffers: after a pipeline that ended well, zlib writes to it no more.
     if (!truncated && sink.chunkCount === 1) releasable.add(body.buffer);
@@ -375,16 +374,15 @@ async function collectIdentity(source: Readable, sink: Collector): Promise<boole
   return false;
 }
 
-type Stage = NodeJS.ReadableStream | NodeJS.WritableStream | NodeJS.ReadWriteStream;
-
 /**
- * Runs a decoding chain, source to sink, as pipeline() would (without its AbortController:
- * see collectIdentity): true when a truncating Collector stopped it at its limit. The first
- * error, or a stage closed before its end, destroys every stage and settles the run.
+ * Runs a decoding chain, source through `stages` to sink, as pipeline() would (without its
+ * AbortController: see collectIdentity): true when a truncating Collector stopped it at its
+ * limit. The first error, or a stream closed before its end (read whole; for the sink, written
+ * whole), destroys every stream and settles the run.
  */
-function runToLimit(stages: readonly Stage[]): Promise<boolean> {
-  const streams = stages as unknown as (Readable | Writable)[];
-  const sink = streams[streams.length - 1] as Writable;
+function runToLimit(source: Readable, stages: readonly Transform[], sink: Writable): Promise<boolean> {
+  const readers: Readable[] = [source, ...stages];
+  const streams = [...readers, sink];
   return new Promise<boolean>((resolve, reject) => {
     let settled = false;
     const settle = (error: unknown): void => {
@@ -395,20 +393,20 @@ function runToLimit(stages: readonly Stage[]): Promise<boolean> {
       else if (error === LIMIT_REACHED) resolve(true);
       else reject(error);
     };
-    for (const stream of streams) {
-      stream.on('error', settle);
-      stream.on('close', () => {
-        if (!ended(stream)) settle(fetchError('connection-reset', 'the body stopped before its end', {}));
+    const cutShort = (): void => settle(fetchError('connection-reset', 'the body stopped before its end', {}));
+    for (const stream of streams) stream.on('error', settle);
+    for (const reader of readers) {
+      reader.on('close', () => {
+        if (!reader.readableEnded) cutShort();
       });
     }
+    sink.on('close', () => {
+      if (!sink.writableFinished) cutShort();
+    });
     sink.on('finish', () => settle(undefined));
-    for (let i = 0; i + 1 < streams.length; i++) (streams[i] as Readable).pipe(streams[i + 1] as Writable);
+    // Each reader into the stream after it: source into the first stage, the last stage into the sink.
+    for (const [i, reader] of readers.entries()) reader.pipe(stages[i] ?? sink);
   });
-}
-
-/** Whether a stage of the chain had finished its part when it closed: all read (a source), all written (the sink). */
-function ended(stream: Readable | Writable): boolean {
-  return stream instanceof Writable && !(stream instanceof Readable) ? stream.writableFinished : (stream as Readable).readableEnded;
 }
 
 /**
