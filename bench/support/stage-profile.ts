@@ -86,8 +86,10 @@ export const STAGE_RULES: readonly StageRule[] = [
   { stage: 'start-up', url: /^node:internal\/(modules|bootstrap)\// },
   { stage: 'start-up', url: NATIVE, fn: /^compileFunction$/ },
   { stage: 'start-up', url: /^file:/, topLevel: true },
-  // The full-text index's rows, written beside the page's (store/page-store.ts, store/version-store.ts).
+  // The full-text index's rows, written beside the page's (store/page-store.ts, store/version-store.ts)...
   { stage: 'full-text index', url: CRAWLER('store/(page|version)-store\\.'), line: /#(insertFts|indexCurrent|unindexCurrent)\b/ },
+  // A crawl's batches of them (store/text-index-queue.ts), written apart from any one page's.
+  { stage: 'full-text index', url: CRAWLER('store/text-index-queue\\.') },
   // A transaction's COMMIT: the WAL's pages, and FTS5's buffered terms, which it writes only now.
   { stage: 'store commit', url: MODULE('better-sqlite3'), fn: /^sqliteTransaction$/, line: /\bafter\.run\(\)/ },
   { stage: 'store', url: MODULE('better-sqlite3') },

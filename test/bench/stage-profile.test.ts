@@ -63,6 +63,13 @@ describe('attributeProfile', () => {
     assert.equal((byStageScript.get('store')?.get('page-row.js') ?? 0) / 1000, 1);
   });
 
+  it("counts a crawl's batches of full-text rows (store/text-index-queue.ts) as the full-text index", () => {
+    const nodes = [frame(1, '(root)', '', [2]), frame(2, 'flush', `${DIST}/store/text-index-queue.js`)];
+    const batches = attributeProfile({ nodes, samples: [2, 2], timeDeltas: [1000, 1000], startTime: 0, endTime: 3000 }, sourceLines);
+    assert.equal(ms(batches.byStage, 'full-text index'), 2);
+    assert.equal(ms(batches.byStage, 'store'), 0);
+  });
+
   it("keeps V8's own entries apart", () => {
     assert.equal(ms(byStage, 'gc'), 1);
     assert.equal(ms(byStage, 'idle'), 3);
